@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build, boot and test our kprobe event tracer on Linux 6.12 in QEMU.
+# See README.md.  Variables (environment or command line):
+#   ARCH=x86_64|arm64|"x86_64 arm64"  (check/build: both; others: x86_64)
+#   KERNEL=ours|upstream               (ours: upstream + this repo's overlay)
+#   TESTS="test.d/kprobe/profile.tc"   (check: a subset)
+#   SCRIPT=path                        (exec: script to run in the guest)
+#   DEBUG=1  KPT_ROOT=/var/tmp/kpt  TIMEOUT=secs  APPEND="cmdline"  V=1
+
+KTEST := harness/ktest
+export ARCH KERNEL TESTS SCRIPT DEBUG TIMEOUT APPEND V KPT_ROOT
+
+.PHONY: all help deps build run demo exec check check-harness baseline
+
+all: help
+
+help:
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "Targets: deps build run demo exec check check-harness baseline"
+
+# python3 runs the harness itself; everything else it installs on demand.
+deps:
+	@command -v python3 >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3; }
+	@$(KTEST) deps
+
+build: deps
+	$(KTEST) build
+
+run: deps
+	$(KTEST) run
+
+demo: deps
+	$(KTEST) demo
+
+exec: deps
+	@test -n "$(SCRIPT)" || { echo "usage: make exec SCRIPT=path"; exit 2; }
+	$(KTEST) exec
+
+# The harness's own tests: the console parser against saved real logs.
+check-harness:
+	python3 -m unittest discover -s harness/tests -t harness
+
+check: deps check-harness
+	$(KTEST) check
+
+# Record KERNEL=upstream results as the committed baseline.
+baseline: deps
+	KERNEL=upstream $(KTEST) check --save-baseline

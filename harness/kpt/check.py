@@ -1,0 +1,137 @@
+"""make check: ftracetest cases in the guest, judged against expectations."""
+
+import glob
+import os
+
+from . import expect, paths, tree
+from .initramfs import FTRACE
+
+DEFAULT_DIRS = ("test.d/kprobe", "test.d/dynevent")
+PASSING = ("PASS", "XFAIL")
+PER_CASE_TIMEOUT = 300
+
+
+def own_cases():
+    """Our own ftracetest cases, wherever they sit in the repo."""
+    top = os.path.join(paths.REPO, FTRACE)
+    return sorted(os.path.relpath(p, top) for p in
+                  glob.glob(os.path.join(top, "test.d/**/*.tc"),
+                            recursive=True))
+
+
+def select(testsrc, tests):
+    """Case paths relative to the ftrace dir: TESTS, or the default set."""
+    top = os.path.join(testsrc, FTRACE)
+    wanted = tests.split() if tests else list(DEFAULT_DIRS)
+    cases = []
+    for w in wanted:
+        w = w.split(FTRACE + "/", 1)[-1]
+        full = os.path.join(top, w)
+        if os.path.isdir(full):
+            cases += sorted(os.path.relpath(p, top) for p in
+                            glob.glob(os.path.join(full, "*.tc")))
+        elif os.path.isfile(full):
+            cases.append(w)
+        else:
+            raise SystemExit(f"ktest: no test case or directory '{w}' "
+                             f"under {top}")
+    if not tests:
+        cases += own_cases()
+    return list(dict.fromkeys(cases))
+
+
+def order(cases, exp):
+    """Cases known to damage the kernel (a console allowance names them)
+    run last, so they cannot take healthy cases down with them."""
+    from fnmatch import fnmatch
+
+    def damaging(case):
+        return any(g != "(boot)" and fnmatch(case, g)
+                   for g, _ in exp.allowed_console())
+    return ([c for c in cases if not damaging(c)] +
+            [c for c in cases if damaging(c)])
+
+
+def job_script(path, cases):
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n")
+        f.write(f"exec sh /kpt/guest/ftrace-run.sh {PER_CASE_TIMEOUT} \\\n")
+        f.write(" \\\n".join(f"\t{c}" for c in cases) + "\n")
+
+
+def boot_timeout(cases):
+    """Generous but bounded: boot, then a per-case allowance."""
+    return 300 + 45 * len(cases)
+
+
+def _key(case):
+    return case.replace(" (instance)", "(instance)")
+
+
+def judge(res, cases, exp):
+    """Rows (key, result, ok, note) for every case, plus console rows."""
+    rows = []
+    seen = {}
+    for case, result in res.results:
+        seen.setdefault(_key(case), result)
+    for case in cases:
+        if case not in seen:
+            seen[case] = "MISSING"
+    for key, result in seen.items():
+        want = exp.results.get(key)
+        if want and want[0] == result:
+            rows.append((key, result, True, f"expected: {want[1]}"))
+        elif result in PASSING:
+            note = f"stale expectation {want[0]}" if want else ""
+            rows.append((key, result, True, note))
+        else:
+            note = f"expected {want[0]}" if want else ""
+            rows.append((key, result, False, note))
+    allowed = exp.allowed_console()
+    from .console import allowed_splat
+    for s in res.splats:
+        ok = allowed_splat(s, allowed)
+        rows.append((f"console:{s.lineno}", s.kind.upper(), ok,
+                     f"[{s.test or '(boot)'}] {s.line.strip()[:160]}"))
+    if res.timed_out or res.exit_rc is None:
+        rows.append(("guest", "TIMEOUT" if res.timed_out else "CRASH", False,
+                     "guest did not finish"))
+    return rows
+
+
+def save_results(path, rows):
+    with open(path, "w") as f:
+        for key, result, _, _ in rows:
+            if not key.startswith(("console:", "guest")):
+                f.write(f"{key} {result}\n")
+
+
+def baseline_path(kernel, archname):
+    return os.path.join(paths.HARNESS, "baseline", f"{kernel}-{archname}.txt")
+
+
+def load_baseline(archname):
+    path = baseline_path("upstream", archname)
+    out = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                k, _, r = line.strip().rpartition(" ")
+                if k:
+                    out[k] = r
+    return out
+
+
+def compare_baseline(rows, archname):
+    """Cases upstream passes that we do not: printed as extra notes."""
+    base = load_baseline(archname)
+    worse = []
+    for key, result, _, _ in rows:
+        if base.get(key) in PASSING and result not in PASSING:
+            worse.append(f"{key}: upstream {base[key]}, here {result}")
+    return worse
+
+
+def testsrc():
+    """Tests always come from our tree (upstream's cases plus ours)."""
+    return tree.ours()

@@ -1,0 +1,192 @@
+"""ktest: build, boot and test the patched 6.12 kernel (and upstream).
+
+Stages run alone or chained: deps, build, initramfs, boot, parse.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from . import arch as archmod
+from . import check, console, deps, expect, initramfs, kbuild, paths, qemu
+from .util import log
+
+
+def _rundir(kernel, archname, label):
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-{label}")
+    n = 1
+    while os.path.exists(d):
+        n += 1
+        d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-"
+                         f"{label}.{n}")
+    os.makedirs(d)
+    return d
+
+
+def _prepare(args, archname):
+    """Build the kernel and the base initramfs; (build, base, testsrc)."""
+    a = archmod.get(archname)
+    deps.ensure(a)
+    b = kbuild.Build(args.kernel, a, debug=args.debug).build()
+    testsrc = check.testsrc()
+    base = initramfs.base(b, testsrc)
+    return b, base, testsrc
+
+
+def _env(b):
+    return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
+
+
+def _initrd(rundir, base, mode, script, env):
+    jobarch = initramfs.job(rundir, mode, script, env)
+    out = os.path.join(rundir, "initrd.cpio.gz")
+    with open(out, "wb") as f:
+        for part in (base, jobarch):
+            with open(part, "rb") as p:
+                shutil.copyfileobj(p, f)
+    return out
+
+
+def cmd_build(args):
+    for name in args.arches:
+        _prepare(args, name)
+    return 0
+
+
+def cmd_run(args):
+    b, base, _ = _prepare(args, args.arches[0])
+    rundir = _rundir(args.kernel, b.arch.name, "run")
+    initrd = _initrd(rundir, base, "shell", None, _env(b))
+    return qemu.interactive(b, initrd, rundir)
+
+
+def cmd_exec(args, script=None, label="exec"):
+    script = script or args.script
+    if not script or not os.path.isfile(script):
+        raise SystemExit(f"ktest: SCRIPT '{script}' is not a file")
+    status = 0
+    for name in args.arches:
+        b, base, _ = _prepare(args, name)
+        rundir = _rundir(args.kernel, name, label)
+        initrd = _initrd(rundir, base, "script", script, _env(b))
+        res = qemu.boot(b, initrd, rundir, args.timeout or 1800,
+                        append=args.append, icount=args.icount)
+        verdict = res.verdict()
+        print(f"ktest: {name} {args.kernel}: {verdict}\n"
+              f"ktest: console log {rundir}/console.log", flush=True)
+        if not verdict.startswith("PASS"):
+            status = res.exit_rc if res.exit_rc else 1
+    return status
+
+
+def cmd_demo(args):
+    return cmd_exec(args, os.path.join(initramfs.GUEST, "demo.sh"), "demo")
+
+
+def _check_arch(args, prepared, totals):
+    b, base, testsrc = prepared
+    name = b.arch.name
+    exp = expect.load(name, args.kernel)
+    cases = check.order(check.select(testsrc, args.tests), exp)
+    rundir = _rundir(args.kernel, name, "check")
+    script = os.path.join(rundir, "job.sh")
+    check.job_script(script, cases)
+    initrd = _initrd(rundir, base, "script", script, _env(b))
+    res = qemu.boot(b, initrd, rundir, args.timeout or
+                    check.boot_timeout(cases), stream=args.verbose)
+    rows = check.judge(res, cases, exp)
+    for key, result, ok, note in rows:
+        mark = "ok  " if ok else "FAIL"
+        print(f"{mark} {name:7} {args.kernel:8} {result:11} {key}"
+              + (f"  ({note})" if note else ""), flush=True)
+        totals[ok] += 1
+    check.save_results(os.path.join(rundir, "results.txt"), rows)
+    if args.save_baseline:
+        check.save_results(check.baseline_path(args.kernel, name), rows)
+    if args.kernel != "upstream":
+        for line in check.compare_baseline(rows, name):
+            print(f"note {name}: upstream passes, we do not: {line}")
+    print(f"ktest: {name} {args.kernel}: {res.verdict(exp.allowed_console())}"
+          f"; log {rundir}/console.log", flush=True)
+
+
+def cmd_check(args):
+    """Build the next arch while the guest of this one runs its tests."""
+    totals = {True: 0, False: 0}
+    builder = ThreadPoolExecutor(max_workers=1)
+    try:
+        builds = [builder.submit(_prepare, args, name) for name in args.arches]
+        for fut in builds:
+            _check_arch(args, fut.result(), totals)
+    finally:
+        builder.shutdown(cancel_futures=True)
+    print(f"{totals[True]} passed, {totals[False]} failed")
+    return 1 if totals[False] else 0
+
+
+def cmd_parse(args):
+    with open(args.log, errors="replace") as f:
+        res = console.parse(f.read().splitlines())
+    for case, result in res.results:
+        print(f"{result:11} {case}")
+    for s in res.splats:
+        print(f"splat {s.kind} line {s.lineno} [{s.test or '(boot)'}]: "
+              f"{s.line.strip()}")
+    print(res.verdict())
+    return 0 if res.verdict().startswith("PASS") else 1
+
+
+def cmd_deps(args):
+    for name in args.arches:
+        deps.ensure(archmod.get(name))
+    return 0
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="ktest", description=__doc__)
+    p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
+                                       "check", "parse"])
+    p.add_argument("--arch", default=os.environ.get("ARCH", ""),
+                   help="x86_64, arm64, or a blank-separated list")
+    p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
+                   choices=["ours", "upstream"])
+    p.add_argument("--debug", action="store_true",
+                   default=os.environ.get("DEBUG", "0") not in ("", "0"))
+    p.add_argument("--script", default=os.environ.get("SCRIPT"))
+    p.add_argument("--tests", default=os.environ.get("TESTS", ""))
+    p.add_argument("--timeout", type=int,
+                   default=int(os.environ.get("TIMEOUT") or 0))
+    p.add_argument("--append", default=os.environ.get("APPEND", ""),
+                   help="extra kernel command line")
+    p.add_argument("--icount", action="store_true",
+                   default=os.environ.get("ICOUNT", "0") not in ("", "0"))
+    p.add_argument("--save-baseline", action="store_true")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   default=os.environ.get("V", "0") not in ("", "0"))
+    p.add_argument("log", nargs="?", help="console log (parse)")
+    args = p.parse_args(argv)
+    default = list(archmod.ARCHES) if args.command in ("check", "build",
+                                                       "deps") \
+        else [archmod.DEFAULT_ARCH]
+    args.arches = args.arch.split() or default
+    for name in args.arches:
+        archmod.get(name)
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    fn = globals()[f"cmd_{args.command}"]
+    try:
+        return fn(args)
+    except KeyboardInterrupt:
+        log("interrupted")
+        return 130
+    except subprocess.CalledProcessError as e:
+        log(f"failed: {e}")
+        return 1

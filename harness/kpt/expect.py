@@ -1,0 +1,77 @@
+"""Per-arch expectations: results other than PASS that are known and why.
+
+File harness/expect/<arch>.txt, one entry a line, '#' comments:
+
+  <case> <RESULT> <kernels> <reason...>
+  console <case-glob> <kernels> /<regex>/ <reason...>
+
+<case> is a path under the ftrace selftest dir, '(instance)' appended for
+the instance run (no blank: 'test.d/x.tc(instance)').  <kernels> is
+'all', 'ours' or 'upstream'.  A reason is required: an entry without one
+is an error, so nothing is skipped silently.  A console entry lets a
+kernel line matching <regex> appear while <case-glob> runs ('(boot)' for
+lines before any case).
+"""
+
+import os
+import re
+from dataclasses import dataclass
+
+from . import paths
+
+DIR = os.path.join(paths.HARNESS, "expect")
+RESULTS = {"PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED", "XFAIL",
+           "UNDEFINED", "TIMEOUT", "NORESULT"}
+
+
+@dataclass
+class Expect:
+    results: dict     # case -> (RESULT, reason)
+    console: list     # [(case glob, compiled regex, reason)]
+
+    def allowed_console(self):
+        return [(g, rx) for g, rx, _ in self.console]
+
+
+def _applies(kernels, kernel, where):
+    if kernels not in ("all", "ours", "upstream"):
+        raise SystemExit(f"ktest: {where}: kernels must be all, ours or "
+                         f"upstream, not '{kernels}'")
+    return kernels in ("all", kernel)
+
+
+def _console_entry(rest, kernel, where):
+    m = re.match(r"(\S+)\s+(\S+)\s+/(.+?)/\s+(\S.*)$", rest)
+    if not m:
+        raise SystemExit(f"ktest: {where}: want 'console <case-glob> "
+                         "<kernels> /<regex>/ <reason>'")
+    if not _applies(m.group(2), kernel, where):
+        return None
+    return (m.group(1), re.compile(m.group(3)), m.group(4))
+
+
+def load(archname, kernel, path=None):
+    path = path or os.path.join(DIR, f"{archname}.txt")
+    exp = Expect({}, [])
+    if not os.path.exists(path):
+        return exp
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith(
+                "#") else raw.strip()
+            if not line:
+                continue
+            where = f"{os.path.basename(path)}:{n}"
+            head, _, rest = line.partition(" ")
+            if head == "console":
+                entry = _console_entry(rest.strip(), kernel, where)
+                if entry:
+                    exp.console.append(entry)
+                continue
+            parts = line.split(None, 3)
+            if len(parts) < 4 or parts[1] not in RESULTS:
+                raise SystemExit(f"ktest: {where}: want '<case> <RESULT> "
+                                 "<kernels> <reason>'")
+            if _applies(parts[2], kernel, where):
+                exp.results[parts[0]] = (parts[1], parts[3])
+    return exp

@@ -1,0 +1,127 @@
+"""The guest userland: busybox, modules, ftracetest, and a job archive.
+
+The base archive depends only on the build (modules) and the test tree;
+each boot appends a small job archive (the script and its environment).
+The kernel unpacks concatenated cpio archives in order.
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+
+from . import paths
+from .util import log, run
+
+GUEST = os.path.join(paths.HARNESS, "guest")
+FTRACE = "tools/testing/selftests/ftrace"
+
+
+def busybox(arch):
+    """A static busybox for the guest's architecture."""
+    if arch.deb_arch == "amd64":
+        bb = "/bin/busybox"
+        out = subprocess.run(["file", "-L", bb], capture_output=True,
+                             text=True).stdout if shutil.which("file") else ""
+        if "dynamically" in out:
+            raise SystemExit("ktest: /bin/busybox is not static "
+                             "(apt-get install busybox-static)")
+        return bb
+    d = os.path.join(paths.root(), f"busybox-{arch.deb_arch}")
+    bb = os.path.join(d, "bin", "busybox")
+    if not os.path.exists(bb):
+        fetch_foreign_deb(arch.deb_arch, "busybox-static", d)
+    return bb
+
+
+def fetch_foreign_deb(deb_arch, package, dest):
+    """apt-get download a package of another architecture and unpack it.
+
+    A private apt state directory keeps the host's dpkg architectures and
+    package lists untouched.
+    """
+    state = os.path.join(paths.root(), f"apt-{deb_arch}")
+    for sub in ("lists/partial", "cache/archives/partial", "deb"):
+        os.makedirs(os.path.join(state, sub), exist_ok=True)
+    open(os.path.join(state, "status"), "a").close()
+    opts = ["-o", f"APT::Architecture={deb_arch}",
+            "-o", f"APT::Architectures::={deb_arch}",
+            "-o", f"Dir::State::Lists={state}/lists",
+            "-o", f"Dir::Cache={state}/cache",
+            "-o", f"Dir::State::status={state}/status",
+            "-o", "Debug::NoLocking=1", "-qq"]
+    log(f"fetching {package}:{deb_arch}")
+    run(["apt-get", *opts, "update"], stdout=subprocess.DEVNULL)
+    debdir = os.path.join(state, "deb")
+    run(["apt-get", *opts, "download", package], cwd=debdir,
+        stderr=subprocess.DEVNULL)
+    debs = sorted(glob.glob(os.path.join(debdir, f"{package}_*.deb")))
+    if not debs:
+        raise SystemExit(f"ktest: could not download {package}:{deb_arch}")
+    tmp = dest + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    run(["dpkg-deb", "-x", debs[-1], tmp])
+    shutil.rmtree(dest, ignore_errors=True)
+    os.rename(tmp, dest)
+
+
+def _cpio(rootdir, out):
+    files = subprocess.run(["find", ".", "-mindepth", "1"], cwd=rootdir,
+                           check=True, capture_output=True).stdout
+    with open(out + ".tmp", "wb") as f:
+        cpio = subprocess.Popen(["cpio", "-o", "-H", "newc", "-R", "0:0",
+                                 "--quiet"], cwd=rootdir,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        gz = subprocess.Popen(["gzip", "-1"], stdin=cpio.stdout, stdout=f)
+        cpio.stdout.close()
+        cpio.communicate(files)
+        if gz.wait() or cpio.returncode:
+            raise SystemExit(f"ktest: cpio of {rootdir} failed")
+    os.replace(out + ".tmp", out)
+
+
+def base(build, testsrc):
+    """Base archive for a build: busybox, modules, ftracetest, guest files.
+
+    testsrc is the kernel tree whose selftests run (ours: upstream's tests
+    plus ours), whichever kernel boots.
+    """
+    out = os.path.join(build.dir, "base.cpio.gz")
+    with tempfile.TemporaryDirectory(dir=paths.root()) as r:
+        for d in ("bin", "sbin", "usr/bin", "usr/sbin", "etc", "root", "kpt",
+                  "lib"):
+            os.makedirs(os.path.join(r, d), exist_ok=True)
+        shutil.copy(busybox(build.arch), os.path.join(r, "bin/busybox"))
+        shutil.copy(os.path.join(GUEST, "init"), os.path.join(r, "init"))
+        shutil.copytree(GUEST, os.path.join(r, "kpt/guest"))
+        shutil.copytree(os.path.join(testsrc, FTRACE),
+                        os.path.join(r, "kpt/ftrace"), symlinks=True)
+        mods = os.path.join(build.modroot, "lib/modules")
+        if os.path.isdir(mods):
+            shutil.copytree(mods, os.path.join(r, "lib/modules"),
+                            symlinks=True, ignore=shutil.ignore_patterns(
+                                "build", "source"))
+        with open(os.path.join(r, "etc/passwd"), "w") as f:
+            f.write("root:x:0:0:root:/root:/bin/sh\n"
+                    "nobody:x:65534:65534:nobody:/:/bin/sh\n")
+        with open(os.path.join(r, "etc/group"), "w") as f:
+            f.write("root:x:0:\nnogroup:x:65534:\n")
+        _cpio(r, out)
+    return out
+
+
+def job(rundir, mode, script, env):
+    """Job archive: /kpt/job/run.sh and /kpt/job/env."""
+    out = os.path.join(rundir, "job.cpio.gz")
+    with tempfile.TemporaryDirectory(dir=paths.root()) as r:
+        jd = os.path.join(r, "kpt/job")
+        os.makedirs(jd)
+        if script:
+            shutil.copy(script, os.path.join(jd, "run.sh"))
+        env = dict(env, KPT_MODE=mode)
+        with open(os.path.join(jd, "env"), "w") as f:
+            for k, v in sorted(env.items()):
+                f.write(f"export {k}='{v}'\n")
+        _cpio(r, out)
+    return out

@@ -1,0 +1,33 @@
+"""Where things live: the repo, and the build area outside it."""
+
+import os
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+HARNESS = os.path.join(REPO, "harness")
+
+
+def root():
+    """The build area (KPT_ROOT, default /var/tmp/kpt), created on demand."""
+    r = os.environ.get("KPT_ROOT", "/var/tmp/kpt")
+    os.makedirs(r, exist_ok=True)
+    return r
+
+
+def src(kernel):
+    return os.path.join(root(), "src", kernel)
+
+
+def build(name):
+    return os.path.join(root(), "build", name)
+
+
+def runs():
+    """Console logs and verdicts of every boot."""
+    d = os.path.join(root(), "runs")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def ccache():
+    return os.path.join(root(), "ccache")
