@@ -9,7 +9,7 @@ HARNESS = os.path.join(REPO, "harness")
 
 def root():
     """The build area (KPT_ROOT, default /var/tmp/kpt), created on demand."""
-    r = os.environ.get("KPT_ROOT", "/var/tmp/kpt")
+    r = os.environ.get("KPT_ROOT") or "/var/tmp/kpt"
     os.makedirs(r, exist_ok=True)
     return r
 
