@@ -18,20 +18,23 @@ oopsed() {
 	[ $(($(cat /proc/sys/kernel/tainted) & 128)) -ne 0 ]
 }
 
-# Wait for pid; print why we stopped waiting: done, timeout or oops.
+# Wait until the case writes its exit status to $1, it runs out of time,
+# or it is still running 20 s after an oops.  Sets $why to done, timeout
+# or oops.  (kill -0 cannot tell: an exited child stays a zombie until
+# the shell reaps it.)
 watch_case() {
 	t=0
 	since=0
-	while kill -0 "$1" 2>/dev/null; do
+	why=done
+	while [ ! -e "$1" ]; do
 		sleep 1
 		t=$((t + 1))
 		if oopsed; then
 			since=$((since + 1))
-			[ $since -ge 20 ] && { echo oops; return; }
+			[ $since -ge 20 ] && { why=oops; return; }
 		fi
-		[ $t -ge "$per" ] && { echo timeout; return; }
+		[ $t -ge "$per" ] && { why=timeout; return; }
 	done
-	echo done
 }
 
 report() { # case logdir why
@@ -62,10 +65,16 @@ for tc in "$@"; do
 	echo "@@KPT-TEST-BEGIN $tc"
 	logdir=/tmp/ftlog/$(echo "$tc" | tr / _)
 	rm -rf "$logdir"
-	./ftracetest -v -l "$logdir" "$tc" </dev/null 2>&1 &
+	rm -f "$logdir.rc"
+	(./ftracetest -v -l "$logdir" "$tc" </dev/null 2>&1
+	 echo $? > "$logdir.rc") &
 	pid=$!
-	why=$(watch_case $pid)
-	[ "$why" = done ] || kill -9 $pid 2>/dev/null
+	watch_case "$logdir.rc"
+	if [ $why = done ]; then
+		wait $pid
+	else
+		kill -9 $pid 2>/dev/null
+	fi
 	report "$tc" "$logdir" "$why"
 done
 echo "@@KPT-TEST-BEGIN (end)"

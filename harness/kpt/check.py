@@ -9,6 +9,9 @@ from .initramfs import FTRACE
 DEFAULT_DIRS = ("test.d/kprobe", "test.d/dynevent")
 PASSING = ("PASS", "XFAIL")
 PER_CASE_TIMEOUT = 300
+# ftrace-run.sh prints at least once per case and abandons a case after
+# PER_CASE_TIMEOUT: longer silence means a hung guest.
+RUN_SILENCE = PER_CASE_TIMEOUT + 120
 
 
 def own_cases():

@@ -98,7 +98,8 @@ def _check_arch(args, prepared, totals):
     check.job_script(script, cases)
     initrd = _initrd(rundir, base, "script", script, _env(b))
     res = qemu.boot(b, initrd, rundir, args.timeout or
-                    check.boot_timeout(cases), stream=args.verbose)
+                    check.boot_timeout(cases), stream=args.verbose,
+                    run_silence=check.RUN_SILENCE)
     rows = check.judge(res, cases, exp)
     for key, result, ok, note in rows:
         mark = "ok  " if ok else "FAIL"

@@ -115,6 +115,23 @@ class Timeout(unittest.TestCase):
         self.assertTrue(res.verdict().startswith("TIMEOUT"))
 
 
+class Stall(unittest.TestCase):
+    """A guest gone silent after one result: the rest are MISSING."""
+
+    def test_stall(self):
+        with open(os.path.join(DATA, "runner-stall.log")) as f:
+            res = console.parse(f.read().splitlines(), timed_out=True)
+        self.assertTrue(res.booted)
+        self.assertEqual(res.results,
+                         [("test.d/kprobe/add_and_remove.tc", "PASS")])
+        self.assertTrue(res.verdict().startswith("TIMEOUT"))
+        rows = check.judge(res, ["test.d/kprobe/add_and_remove.tc",
+                                 "test.d/kprobe/busy_check.tc"],
+                           expect.Expect({}, []))
+        self.assertIn(("test.d/kprobe/busy_check.tc", "MISSING", False, ""),
+                      rows)
+
+
 class UserText(unittest.TestCase):
     """Splat words printed by user space (no printk stamp) are not splats."""
 
