@@ -37,11 +37,16 @@ exec: deps
 	@test -n "$(SCRIPT)" || { echo "usage: make exec SCRIPT=path"; exit 2; }
 	$(KTEST) exec
 
+# User-space unit tests of the probe parser (plain and ASan/UBSan builds).
+.PHONY: unit
+unit:
+	$(MAKE) -C harness/unit
+
 # The harness's own tests: the console parser against saved real logs.
 check-harness:
 	python3 -m unittest discover -s harness/tests -t harness
 
-check: deps check-harness
+check: deps check-harness unit
 	$(KTEST) check
 
 # Record KERNEL=upstream results as the committed baseline.

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fake register tables, kallsyms and BTF for the parser tests.  The data is
+ * made up; only its shape matches the kernel (pt_regs offsets, duplicate
+ * symbols, modules that are loaded or not, a void function, char pointers).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fake_env.h"
+
+struct fake_reg {
+	const char *name;
+	int offset;
+};
+
+/* struct pt_regs on x86_64 */
+static const struct fake_reg x86_regs[] = {
+	{ "r15", 0 }, { "r14", 8 }, { "r13", 16 }, { "r12", 24 },
+	{ "bp", 32 }, { "bx", 40 }, { "r11", 48 }, { "r10", 56 },
+	{ "r9", 64 }, { "r8", 72 }, { "ax", 80 }, { "cx", 88 },
+	{ "dx", 96 }, { "si", 104 }, { "di", 112 }, { "orig_ax", 120 },
+	{ "ip", 128 }, { "cs", 136 }, { "flags", 144 }, { "sp", 152 },
+	{ "ss", 160 }, { NULL, 0 },
+};
+
+static int x86_reg_offset(void *priv, const char *name)
+{
+	const struct fake_reg *r;
+
+	(void)priv;
+	for (r = x86_regs; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r->offset;
+	return -EINVAL;
+}
+
+/* struct user_pt_regs on arm64: x0..x30, sp, pc, pstate; lr is x30 */
+static int arm64_reg_offset(void *priv, const char *name)
+{
+	char buf[16];
+	int i;
+
+	(void)priv;
+	for (i = 0; i <= 30; i++) {
+		snprintf(buf, sizeof(buf), "x%d", i);
+		if (!strcmp(buf, name))
+			return i * 8;
+	}
+	if (!strcmp(name, "lr"))
+		return 30 * 8;
+	if (!strcmp(name, "sp"))
+		return 31 * 8;
+	if (!strcmp(name, "pc"))
+		return 32 * 8;
+	if (!strcmp(name, "pstate"))
+		return 33 * 8;
+	return -EINVAL;
+}
+
+struct fake_sym {
+	const char *mod;
+	const char *name;
+};
+
+static const struct fake_sym syms[] = {
+	{ NULL, "vfs_read" }, { NULL, "vfs_read.isra.0" }, { NULL, "do_exit" },
+	{ NULL, "kernel_clone" }, { NULL, "kfree" }, { NULL, "dput" },
+	{ NULL, "inet_csk_accept" }, { NULL, "tracefs_create_dir" },
+	{ NULL, "_sdata" }, { NULL, "linux_proc_banner" },
+	{ NULL, "name_show" }, { NULL, "name_show" }, { NULL, "name_show" },
+	{ NULL, "longfunc" }, { NULL, "noparams" }, { NULL, "nobtf" },
+	{ "trace_printk", "trace_printk_irq_work" },
+	{ "dup", "dupsym" }, { "dup", "dupsym" },
+	{ NULL, NULL },
+};
+
+static const char *const loaded[] = { "trace_printk", "dup", NULL };
+
+static bool mod_loaded(const char *mod)
+{
+	int i;
+
+	for (i = 0; loaded[i]; i++)
+		if (!strcmp(loaded[i], mod))
+			return true;
+	return false;
+}
+
+static int sym_count(void *priv, const char *mod, const char *sym)
+{
+	const struct fake_sym *s;
+	int n = 0;
+
+	(void)priv;
+	if (mod && !mod_loaded(mod))
+		return -ENODEV;
+	for (s = syms; s->name; s++)
+		if (!strcmp(s->name, sym) &&
+		    (!mod || (s->mod && !strcmp(s->mod, mod))))
+			n++;
+	return n;
+}
+
+/* Every function starts at offset 0 of its symbol */
+static int func_entry(void *priv, const char *sym, unsigned long offset)
+{
+	const char *colon = strchr(sym, ':');
+	char mod[64] = "";
+	int n;
+
+	if (colon) {
+		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - sym), sym);
+		sym = colon + 1;
+	}
+	n = sym_count(priv, colon ? mod : NULL, sym);
+	if (n <= 0)
+		return -ENOENT;
+	return offset ? -EINVAL : 0;
+}
+
+static int event_field(void *priv, const char *name)
+{
+	static const char *const fields[] = { "dfd", "filename", "flags" };
+	unsigned int i;
+
+	(void)priv;
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (!strcmp(fields[i], name))
+			return i;
+	return -ENOENT;
+}
+
+/* ---- BTF ---- */
+
+struct fake_param {
+	const char *name;
+	enum tpp_type type;
+	enum tpp_btf_kind kind;
+	bool is_file;		/* pointer to struct file */
+};
+
+struct fake_func {
+	const char *name;
+	bool void_ret;
+	int nr;
+	struct fake_param p[5];
+};
+
+#define LONGP "a_thirty_character_param_name_"
+
+#define P(n, t, k, f)	{ n, TPP_TYPE_##t, TPP_BTF_##k, f }
+#define NOP		P(NULL, X64, PLAIN, false)
+
+static const struct fake_func funcs[] = {
+	{ "vfs_read", false, 4, { P("file", X64, PLAIN, true),
+		P("buf", X64, CHAR_PTR, false), P("count", U64, PLAIN, false),
+		P("pos", X64, PLAIN, false), NOP } },
+	{ "kfree", true, 1, { P("object", X64, PLAIN, false), NOP, NOP, NOP,
+		NOP } },
+	{ "dput", true, 1, { P("dentry", X64, PLAIN, false), NOP, NOP, NOP,
+		NOP } },
+	{ "noparams", false, 0, { NOP, NOP, NOP, NOP, NOP } },
+	{ "longfunc", false, 5, { P(LONGP "1", S32, PLAIN, false),
+		P(LONGP "2", S32, PLAIN, false), P(LONGP "3", S32, PLAIN, false),
+		P(LONGP "4", S32, PLAIN, false),
+		P(LONGP "5", S32, PLAIN, false) } },
+	{ NULL, false, 0, { NOP, NOP, NOP, NOP, NOP } },
+};
+
+struct fake_field {
+	const char *name;
+	long offset;
+	enum tpp_type type;
+	enum tpp_btf_kind kind;
+	unsigned char bitsize, bitoffs;
+};
+
+static const struct fake_field file_fields[] = {
+	{ "f_mode", 0x14, TPP_TYPE_U32, TPP_BTF_PLAIN, 0, 0 },
+	{ "f_bits", 0x18, TPP_TYPE_U32, TPP_BTF_PLAIN, 3, 2 },
+	{ "f_name", 0x20, TPP_TYPE_X64, TPP_BTF_CHAR_PTR, 0, 0 },
+	{ "f_comm", 0x30, TPP_TYPE_X64, TPP_BTF_CHAR_ARRAY, 0, 0 },
+	{ NULL, 0, TPP_TYPE_X64, TPP_BTF_PLAIN, 0, 0 },
+};
+
+static const struct fake_func *find_func(const char *name)
+{
+	const struct fake_func *f;
+
+	for (f = funcs; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+static int btf_nr_params(void *priv, const char *func, unsigned int flags)
+{
+	const struct fake_func *f = find_func(func);
+
+	(void)priv;
+	(void)flags;
+	return f ? f->nr : -ENOENT;
+}
+
+static const char *btf_param_name(void *priv, const char *func,
+				  unsigned int flags, unsigned int idx)
+{
+	const struct fake_func *f = find_func(func);
+
+	(void)priv;
+	(void)flags;
+	return f && idx < (unsigned int)f->nr ? f->p[idx].name : NULL;
+}
+
+static int req_fail(struct tpp_btf_req *req, int id, unsigned int at, int err)
+{
+	req->id = id;
+	req->at = at;
+	return err;
+}
+
+/* "->FIELD" of a struct file pointer, starting at byte @at of the expr */
+static int resolve_field(struct tpp_btf_req *req, unsigned int at)
+{
+	const struct fake_field *f;
+	unsigned int n = req->len - at;
+
+	for (f = file_fields; f->name; f++) {
+		if (strlen(f->name) != n || memcmp(f->name, req->expr + at, n))
+			continue;
+		req->field[0].offset = f->offset;
+		req->field[0].at = at;
+		req->nr_fields = 1;
+		req->late_at = at;
+		req->type = f->type;
+		req->kind = f->kind;
+		req->bitsize = f->bitsize;
+		req->bitoffs = f->bitoffs;
+		return 0;
+	}
+	return req_fail(req, TPP_E_BTF_NOFIELD, at, -ENOENT);
+}
+
+static int resolve_retval(struct tpp_btf_req *req, const struct fake_func *f)
+{
+	if (!f)
+		return 0;	/* no BTF entry: an untyped $retval */
+	if (f->void_ret)
+		return req_fail(req, TPP_E_VOID_RETVAL, 0, -ENOENT);
+	req->typed = true;
+	req->type = TPP_TYPE_S64;
+	if (req->len > 7)	/* "$retval->..." on a non-pointer */
+		return req_fail(req, TPP_E_BTF_NOT_PTR, 9, -EINVAL);
+	return 0;
+}
+
+static int btf_resolve(void *priv, struct tpp_btf_req *req)
+{
+	const struct fake_func *f = find_func(req->func);
+	unsigned int n = 0;
+	int i;
+
+	(void)priv;
+	while (n < req->len && req->expr[n] != '.' && req->expr[n] != '-')
+		n++;
+	req->src = TPP_SRC_RETVAL;
+	if (req->len >= 7 && !memcmp(req->expr, "$retval", 7))
+		return resolve_retval(req, f);
+	if (!f)
+		return req_fail(req, TPP_E_BTF_NOFUNC, 0, -ENOENT);
+	for (i = 0; i < f->nr; i++)
+		if (strlen(f->p[i].name) == n &&
+		    !memcmp(f->p[i].name, req->expr, n))
+			break;
+	if (i == f->nr)
+		return req_fail(req, TPP_E_BTF_NOVAR, 0, -ENOENT);
+	req->src = TPP_SRC_ARG;
+	req->param = i;
+	req->typed = true;
+	req->type = f->p[i].type;
+	req->kind = f->p[i].kind;
+	if (n == req->len)
+		return 0;
+	if (req->expr[n] == '.')
+		return req_fail(req, TPP_E_BTF_DOT_ARG, n, -EOPNOTSUPP);
+	if (n + 1 >= req->len || req->expr[n + 1] != '>')
+		return req_fail(req, TPP_E_BTF_HYPHEN, n, -EINVAL);
+	if (!f->p[i].is_file)
+		return req_fail(req, TPP_E_BTF_NOT_PTR, n + 2, -EINVAL);
+	return resolve_field(req, n + 2);
+}
+
+static const struct tpp_btf_ops fake_btf = {
+	.nr_params = btf_nr_params,
+	.param_name = btf_param_name,
+	.resolve = btf_resolve,
+};
+
+#define FAKE_ENV(regs, btf_ops)					\
+	{							\
+		.reg_offset = regs,				\
+		.sym_count = sym_count,				\
+		.func_entry = func_entry,			\
+		.event_field = event_field,			\
+		.max_stack = FAKE_MAX_STACK,			\
+		.max_arg = FAKE_MAX_STACK,			\
+		.dentry_name_off = FAKE_DNAME_OFF,		\
+		.file_dentry_off = FAKE_FDENTRY_OFF,		\
+		.btf = btf_ops,					\
+	}
+
+const struct tpp_env env_x86 = FAKE_ENV(x86_reg_offset, NULL);
+const struct tpp_env env_arm64 = FAKE_ENV(arm64_reg_offset, NULL);
+const struct tpp_env env_btf = FAKE_ENV(x86_reg_offset, &fake_btf);

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fake kernels for the parser tests: an x86_64-like and an arm64-like
+ * register table, a small kallsyms with modules, and a small BTF.
+ */
+#ifndef FAKE_ENV_H
+#define FAKE_ENV_H
+
+#include "probe_parse.h"
+
+/* offsetof(struct dentry, d_name.name), offsetof(struct file, f_path.dentry) */
+#define FAKE_DNAME_OFF	0x28
+#define FAKE_FDENTRY_OFF 0x10
+#define FAKE_MAX_STACK	2048	/* 16K stacks */
+
+extern const struct tpp_env env_x86;	/* no BTF */
+extern const struct tpp_env env_arm64;	/* no BTF */
+extern const struct tpp_env env_btf;	/* x86 registers, with BTF */
+
+#endif /* FAKE_ENV_H */

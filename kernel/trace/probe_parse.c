@@ -1,0 +1,1868 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe definition parser; see probe_parse.h for the interface.
+ *
+ * One function per grammar rule:
+ *
+ *   command  := head place fetcharg*             tpp_parse_kprobe()
+ *   head     := ('p' | 'r' [MAXACTIVE]) [':' name] parse_head()
+ *   name     := [GROUP ('/' | '.')] [EVENT]      tpp_parse_event_name()
+ *   place    := ADDR | [MOD:]SYM[+|-OFFS][%return] parse_place()
+ *   fetcharg := [NAME '='] body                  parse_arg_name()
+ *   body     := value [':' TYPE ['[' N ']']]     parse_arg_body()
+ *   value    := $var | %reg | @mem | deref | \imm | btf-var  parse_value()
+ *   deref    := ('+' | '-') ['u'] OFFS '(' value ')'         parse_deref()
+ *
+ * Nothing here writes into the command: rules pass byte offsets around and
+ * copy a span into a small buffer when a C string is needed.  Where upstream
+ * 6.12 puts a caret somewhere surprising, the rule says so and does the
+ * same, because ftracetest checks caret columns.
+ */
+#include <linux/array_size.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/kstrtox.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/sprintf.h>
+#include <linux/string.h>
+
+#include "probe_parse.h"
+
+#define TPP_ERR(id, text) \
+	[TPP_E_##id] = (text),
+
+/* Indexed by enum tpp_err; tracing_log_err() takes this array as is. */
+const char *tpp_err_text[TPP_E_MAX] = {
+#include "probe_parse_errors.h"
+};
+
+#undef TPP_ERR
+
+/* A span cut out of one argument body always fits, with a sign in front */
+#define TPP_SPAN_BUF		(TPP_MAX_ARGSTR_LEN + 2)
+
+/* Flags that tell function entry and exit apart from everything else */
+#define TPP_LOC_MASK		(TPP_USER | TPP_EVENT | TPP_RETURN | TPP_ENTRY)
+
+static const struct {
+	const char *name;
+	u8 size;
+} tpp_types[TPP_TYPE_MAX] = {
+	[TPP_TYPE_U8] = { "u8", 1 },	[TPP_TYPE_U16] = { "u16", 2 },
+	[TPP_TYPE_U32] = { "u32", 4 },	[TPP_TYPE_U64] = { "u64", 8 },
+	[TPP_TYPE_S8] = { "s8", 1 },	[TPP_TYPE_S16] = { "s16", 2 },
+	[TPP_TYPE_S32] = { "s32", 4 },	[TPP_TYPE_S64] = { "s64", 8 },
+	[TPP_TYPE_X8] = { "x8", 1 },	[TPP_TYPE_X16] = { "x16", 2 },
+	[TPP_TYPE_X32] = { "x32", 4 },	[TPP_TYPE_X64] = { "x64", 8 },
+	[TPP_TYPE_CHAR] = { "char", 1 },
+	[TPP_TYPE_SYMBOL] = { "symbol", sizeof(long) },
+	/* strings are stored as a 32-bit __data_loc */
+	[TPP_TYPE_STRING] = { "string", 4 },
+	[TPP_TYPE_USTRING] = { "ustring", 4 },
+	[TPP_TYPE_SYMSTR] = { "symstr", 4 },
+};
+
+/* Field names every probe event format already has */
+static const char * const tpp_reserved[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
+};
+
+/* A word of the command: argv[i] of the writer */
+struct tpp_word {
+	unsigned int start;
+	unsigned int len;
+};
+
+/*
+ * One argument to parse: a word of the command, or what a word expanded to.
+ * A :%pd rewrite remembers where VALUE went, to map carets back.
+ */
+struct tpp_text {
+	const char *s;
+	unsigned int len;
+	unsigned int pos;	/* caret position of s[0] */
+	bool tail;		/* pos is "after the last word": offsets drop */
+	bool rewritten;
+	unsigned int name_len;	/* "NAME=" */
+	unsigned int val_at;	/* VALUE in the rewritten text */
+	unsigned int val_len;
+};
+
+struct tpp_state {
+	const char *cmd;
+	unsigned int len;
+	const struct tpp_env *env;
+	struct tpp_error *err;
+	struct tpp_def *def;
+	unsigned int flags;
+	const char *func;		/* the probed function, for BTF */
+	unsigned int nr_words;
+	struct tpp_word *word;
+	bool has_name;			/* ":NAME" in the head */
+	unsigned int name_at;
+	unsigned int name_len;
+	unsigned int first;		/* word of the first fetcharg */
+	unsigned int nr_texts;
+	struct tpp_text *text;
+	int nr_params;			/* BTF parameters of func */
+	unsigned int aused;
+	unsigned int dused;
+	char abuf[TPP_BTF_ARGS_BUF];
+	char dbuf[TPP_DENTRY_ARGS_BUF];
+};
+
+/*
+ * Work area for one argument; offsets are into s.
+ *
+ * late_at: errors found after the value is parsed (types, size, stores)
+ * point at the inner value of the outermost dereference, or at the body
+ * when there is none, plus the offset of TYPE in the body for type errors.
+ * That is where upstream's carets land, so ftracetest columns match.
+ *
+ * nops counts fetch program slots the way a 16-entry program ending in END
+ * fills up: one for the value (two for @SYM, which keeps a placeholder),
+ * one per dereference, one for the store unless it takes over the last
+ * dereference, one each for a bitfield and an array.  No op may take the
+ * last slot; that is TOO_DEEP at the same depth as upstream.
+ */
+struct tpp_argp {
+	struct tpp_state *st;
+	const struct tpp_text *t;
+	const char *s;
+	struct tpp_arg *arg;
+	unsigned int idx;
+	unsigned int body;		/* start of the body */
+	unsigned int vend;		/* end of the value (the ':' or the end) */
+	unsigned int type_at;		/* start of TYPE, 0 when none */
+	unsigned int type_len;		/* TYPE up to a '[' */
+	bool bitfield;			/* TYPE is b<w>@<o>/<c> */
+	unsigned int late_at;		/* caret for errors after the value */
+	unsigned int nops;		/* fetch slots used so far */
+	unsigned int nr_derefs;
+	struct tpp_deref deref[TPP_MAX_DEREFS];
+	bool btf_typed;			/* the BTF fields below are valid */
+	enum tpp_btf_kind btf_kind;
+	enum tpp_type btf_type;
+	u8 bitsize;
+	u8 bitoffs;
+};
+
+static int parse_value(struct tpp_argp *a, unsigned int start,
+		       unsigned int end, unsigned int at);
+
+/**
+ * tpp_error_set - record an error unless an earlier one is recorded
+ * @err: the error context
+ * @id: error_log message, or TPP_E_NONE for an error that is not logged
+ * @pos: caret position, a byte offset into the command
+ * @errnum: negative errno for the writer
+ *
+ * The register step uses this too, so that one context holds the first
+ * error of the whole command.
+ *
+ * Return: @errnum.
+ */
+int tpp_error_set(struct tpp_error *err, int id, unsigned int pos, int errnum)
+{
+	if (!err->errnum) {
+		err->errnum = errnum;
+		err->id = id;
+		err->pos = pos;
+	}
+	return errnum;
+}
+
+/* Upstream puts carets for words past the last one after the command */
+static unsigned int word_pos(const struct tpp_state *st, unsigned int i)
+{
+	return i < st->nr_words ? st->word[i].start : st->len + 1;
+}
+
+static const char *word_str(const struct tpp_state *st, unsigned int i)
+{
+	return st->cmd + st->word[i].start;
+}
+
+static int word_fail(struct tpp_state *st, unsigned int i, unsigned int off,
+		     int id, int errnum)
+{
+	unsigned int pos = word_pos(st, i);
+
+	if (i < st->nr_words)
+		pos += off;
+	return tpp_error_set(st->err, id, pos, errnum);
+}
+
+/*
+ * An offset into a :%pd rewrite points at the same byte of the text the
+ * user wrote: inside VALUE it moves back, in the added parts it sticks to
+ * the nearest end of VALUE.
+ */
+static unsigned int text_offset(const struct tpp_text *t, unsigned int off)
+{
+	if (!t->rewritten || off < t->name_len)
+		return off;
+	if (off < t->val_at)
+		return t->name_len;
+	if (off < t->val_at + t->val_len)
+		return off - (t->val_at - t->name_len);
+	return t->name_len + t->val_len;
+}
+
+static int arg_fail(const struct tpp_argp *a, int id, unsigned int off,
+		    int errnum)
+{
+	const struct tpp_text *t = a->t;
+	unsigned int pos = t->tail ? t->pos : t->pos + text_offset(t, off);
+
+	return tpp_error_set(a->st->err, id, pos, errnum);
+}
+
+static int no_memory(struct tpp_state *st)
+{
+	return tpp_error_set(st->err, TPP_E_NONE, 0, -ENOMEM);
+}
+
+static bool span_eq(const char *s, unsigned int len, const char *lit)
+{
+	return strlen(lit) == len && !memcmp(s, lit, len);
+}
+
+static bool span_starts(const char *s, unsigned int len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return len >= n && !memcmp(s, lit, n);
+}
+
+static const char *span_rchr(const char *s, unsigned int len, char c)
+{
+	while (len--)
+		if (s[len] == c)
+			return s + len;
+	return NULL;
+}
+
+static unsigned int span_cspn(const char *s, unsigned int len,
+			      const char *reject)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		if (strchr(reject, s[i]))
+			break;
+	return i;
+}
+
+/*
+ * kstrto*() and the ops want C strings: copy instead of cutting the command.
+ * Helpers with such a buffer stay out of line (noinline_for_stack), so that
+ * the recursion of nested dereferences does not carry the buffers along.
+ */
+static char *span_str(char *buf, size_t size, const char *s, unsigned int len)
+{
+	if (len >= size)
+		return NULL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static noinline_for_stack int span_ul(const char *s, unsigned int len,
+				      unsigned int base, unsigned long *v)
+{
+	char buf[TPP_SPAN_BUF];
+
+	if (!span_str(buf, sizeof(buf), s, len))
+		return -ERANGE;
+	return kstrtoul(buf, base, v);
+}
+
+static noinline_for_stack int span_l(const char *s, unsigned int len,
+				     long *v)
+{
+	char buf[TPP_SPAN_BUF];
+
+	if (!span_str(buf, sizeof(buf), s, len))
+		return -ERANGE;
+	return kstrtol(buf, 0, v);
+}
+
+/*
+ * simple_strtoul() over a span, which upstream uses for bitfields and $argN:
+ * base 0 guesses the radix, parsing stops at the first non-digit and
+ * overflow wraps.  *stop is the first byte not parsed.
+ */
+static unsigned long span_scan(const char *s, const char *end,
+			       unsigned int base, const char **stop)
+{
+	unsigned long v = 0;
+	unsigned int d;
+
+	if (!base) {
+		base = (s < end && *s == '0') ? 8 : 10;
+		if (base == 8 && end - s > 2 && tolower(s[1]) == 'x' &&
+		    isxdigit(s[2])) {
+			base = 16;
+			s += 2;
+		}
+	}
+	for (; s < end; s++) {
+		if (isdigit(*s))
+			d = *s - '0';
+		else if (isxdigit(*s))
+			d = tolower(*s) - 'a' + 10;
+		else
+			break;
+		if (d >= base)
+			break;
+		v = v * base + d;
+	}
+	*stop = s;
+	return v;
+}
+
+/* A C identifier; a group name may also use '-' */
+static bool good_name(const char *s, unsigned int len, bool hyphen)
+{
+	unsigned int i;
+
+	if (!len)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '_' || isalpha(s[i]) || (hyphen && s[i] == '-'))
+			continue;
+		if (i && isdigit(s[i]))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+static bool at_entry(unsigned int flags)
+{
+	return (flags & TPP_LOC_MASK) == TPP_ENTRY;
+}
+
+static bool at_exit(unsigned int flags)
+{
+	return (flags & TPP_LOC_MASK) == TPP_RETURN;
+}
+
+/**
+ * tpp_parse_event_name - parse "[GROUP/]EVENT" or "[GROUP.]EVENT"
+ * @cmd: the command
+ * @start: offset of the text after the head's ':'
+ * @len: its length
+ * @name: filled with the spans found
+ * @err: error context; carets point at the start of the bad part
+ *
+ * "GROUP/" alone asks for a generated event name in GROUP.
+ *
+ * Return: 0, or -EINVAL with the error in @err.
+ */
+int tpp_parse_event_name(const char *cmd, unsigned int start, unsigned int len,
+			 struct tpp_name *name, struct tpp_error *err)
+{
+	const char *s = cmd + start;
+	const char *sep = memchr(s, '/', len);
+	unsigned int glen;
+
+	memset(name, 0, sizeof(*name));
+	if (!sep)
+		sep = memchr(s, '.', len);
+	if (sep) {
+		glen = sep - s;
+		if (!glen)
+			return tpp_error_set(err, TPP_E_GROUP_EMPTY, start, -EINVAL);
+		if (glen >= TPP_MAX_EVENT_NAME_LEN)
+			return tpp_error_set(err, TPP_E_GROUP_LONG, start, -EINVAL);
+		if (!good_name(s, glen, true))
+			return tpp_error_set(err, TPP_E_GROUP_CHARS, start, -EINVAL);
+		name->group = start;
+		name->group_len = glen;
+		start += glen + 1;
+		len -= glen + 1;
+	}
+	name->event = start;
+	if (!len)
+		return sep ? 0 : tpp_error_set(err, TPP_E_EVENT_EMPTY, start, -EINVAL);
+	if (len >= TPP_MAX_EVENT_NAME_LEN)
+		return tpp_error_set(err, TPP_E_EVENT_LONG, start, -EINVAL);
+	if (!good_name(cmd + start, len, false))
+		return tpp_error_set(err, TPP_E_EVENT_CHARS, start, -EINVAL);
+	name->event_len = len;
+	return 0;
+}
+
+/* All maxactive errors point at the byte after 'r' */
+static int parse_maxactive(struct tpp_state *st, const char *s,
+			   unsigned int len)
+{
+	char buf[TPP_MAX_EVENT_NAME_LEN];
+	unsigned int v;
+
+	if (!st->def->is_return)
+		return word_fail(st, 0, 1, TPP_E_MAXACT_ON_ENTRY, -EINVAL);
+	if (!span_str(buf, sizeof(buf), s, len) || kstrtouint(buf, 0, &v) || !v)
+		return word_fail(st, 0, 1, TPP_E_MAXACT, -EINVAL);
+	if (v > TPP_MAXACTIVE_MAX)
+		return word_fail(st, 0, 1, TPP_E_MAXACT_BIG, -EINVAL);
+	st->def->maxactive = v;
+	return 0;
+}
+
+/*
+ * 'p' or 'r', MAXACTIVE, ":NAME".  Only a digit right after the letter
+ * starts MAXACTIVE; anything else up to ':' is ignored, as upstream does.
+ * NAME is parsed after the place, which is the order errors come in.
+ */
+static int parse_head(struct tpp_state *st)
+{
+	const char *w = word_str(st, 0);
+	unsigned int len = st->word[0].len;
+	const char *colon = memchr(w, ':', len);
+	unsigned int head = colon ? colon - w : len;
+
+	st->def->kind = w[0];
+	st->def->is_return = w[0] == 'r';
+	if (colon) {
+		st->has_name = true;
+		st->name_at = st->word[0].start + head + 1;
+		st->name_len = len - head - 1;
+	}
+	if (len > 1 && isdigit(w[1]))
+		return parse_maxactive(st, w + 1, head - 1);
+	return 0;
+}
+
+/* SYM[+|-OFFS]: the offset must be 0..UINT_MAX */
+static int split_symbol(struct tpp_state *st, const char *text)
+{
+	struct tpp_def *def = st->def;
+	const char *sign = strpbrk(text, "+-");
+	const char *colon;
+	long offs = 0;
+
+	if ((sign && kstrtol(sign, 0, &offs)) || offs < 0 || offs > UINT_MAX)
+		return word_fail(st, 1, 0, TPP_E_PLACE, -EINVAL);
+	def->offset = offs;
+	def->symbol = kmemdup_nul(text, sign ? strlen(text) - strlen(sign) :
+					       strlen(text), GFP_KERNEL);
+	if (!def->symbol)
+		return no_memory(st);
+	colon = strchr(def->symbol, ':');
+	if (colon) {
+		def->module = kmemdup_nul(def->symbol, colon - def->symbol,
+					  GFP_KERNEL);
+		if (!def->module)
+			return no_memory(st);
+	}
+	return 0;
+}
+
+/*
+ * The symbol must be unique.  A missing symbol fails with -EINVAL here,
+ * which is what 6.12 returns (older kernels failed later with -ENOENT).
+ */
+static int check_symbol(struct tpp_state *st)
+{
+	const struct tpp_def *def = st->def;
+	const char *sym = def->symbol;
+	int n;
+
+	if (def->module)
+		sym = strchr(sym, ':') + 1;
+	n = st->env->sym_count(st->env->priv, def->module, sym);
+	if (n == -ENODEV && def->module)
+		return 0;	/* the probe waits for the module */
+	if (n > 1)
+		return word_fail(st, 1, 0, TPP_E_SYM_AMBIGUOUS, -EINVAL);
+	if (n <= 0)
+		return word_fail(st, 1, 0, TPP_E_PLACE, -EINVAL);
+	return 0;
+}
+
+/* Only a probe on a symbol learns whether it sits at entry or exit */
+static int check_entry(struct tpp_state *st)
+{
+	const struct tpp_def *def = st->def;
+	int ret;
+
+	ret = st->env->func_entry(st->env->priv, def->symbol, def->offset);
+	if (def->is_return)
+		st->flags |= TPP_RETURN;
+	else if (!ret)
+		st->flags |= TPP_ENTRY;
+	/* -ENOENT (module not loaded yet) is left to the register step */
+	if (ret == -EINVAL && def->is_return)
+		return word_fail(st, 1, 0, TPP_E_RET_NOT_ENTRY, -EINVAL);
+	return 0;
+}
+
+static int parse_place_symbol(struct tpp_state *st, const char *text,
+			      const char *pct)
+{
+	const char *w = word_str(st, 1);
+	unsigned int len = st->word[1].len;
+	int ret;
+
+	/* PATH:OFFS is a uprobe: let dynamic_events try the next parser */
+	if (memchr(w, '/', len) && memchr(w, ':', len))
+		return tpp_error_set(st->err, TPP_E_NONE, 0, -ECANCELED);
+	if (pct) {
+		if (!span_eq(pct, len - (pct - w), "%return"))
+			return word_fail(st, 1, pct - w, TPP_E_PLACE_SUFFIX,
+					 -EINVAL);
+		st->def->is_return = true;
+	}
+	ret = split_symbol(st, text);
+	if (!ret)
+		ret = check_symbol(st);
+	if (!ret)
+		ret = check_entry(st);
+	return ret;
+}
+
+/* ADDR, or [MOD:]SYM[+|-OFFS][%return] */
+static int parse_place(struct tpp_state *st)
+{
+	const char *w = word_str(st, 1);
+	unsigned int len = st->word[1].len;
+	const char *pct = memchr(w, '%', len);
+	char *text;
+	int ret = 0;
+
+	st->def->place_pos = st->word[1].start;
+	text = kmemdup_nul(w, pct ? pct - w : len, GFP_KERNEL);
+	if (!text)
+		return no_memory(st);
+	if (pct || kstrtoul(text, 0, &st->def->addr))
+		ret = parse_place_symbol(st, text, pct);
+	kfree(text);
+	return ret;
+}
+
+/* "p_SYM_OFFS" or "p_0x%p" (a hashed pointer), with ":.*" made '_' */
+static char *auto_event_name(const struct tpp_def *def)
+{
+	char buf[TPP_MAX_EVENT_NAME_LEN];
+	char kind = def->is_return ? 'r' : 'p';
+	char *p;
+
+	if (def->symbol)
+		snprintf(buf, sizeof(buf), "%c_%s_%lu", kind, def->symbol,
+			 def->offset);
+	else
+		snprintf(buf, sizeof(buf), "%c_0x%p", kind, (void *)def->addr);
+	for (p = buf + 1; *p; p++)
+		if (*p == ':' || *p == '.' || *p == '*')
+			*p = '_';
+	return kstrdup(buf, GFP_KERNEL);
+}
+
+static int parse_name(struct tpp_state *st)
+{
+	struct tpp_def *def = st->def;
+	struct tpp_name n = { 0 };
+	int ret;
+
+	if (st->has_name) {
+		ret = tpp_parse_event_name(st->cmd, st->name_at, st->name_len,
+					   &n, st->err);
+		if (ret)
+			return ret;
+	}
+	if (n.group_len)
+		def->group = kmemdup_nul(st->cmd + n.group, n.group_len,
+					 GFP_KERNEL);
+	else
+		def->group = kstrdup(TPP_DEFAULT_GROUP, GFP_KERNEL);
+	if (n.event_len)
+		def->event = kmemdup_nul(st->cmd + n.event, n.event_len,
+					 GFP_KERNEL);
+	else
+		def->event = auto_event_name(def);
+	if (!def->group || !def->event)
+		return no_memory(st);
+	return 0;
+}
+
+/*
+ * Upstream checks every word that starts with "$arg" before parsing any
+ * argument: they need a function entry or exit, "$arg*" comes once.
+ * Return: 1 when one was found, 0 when none, or a negative errno.
+ */
+static int scan_var_args(struct tpp_state *st, int *star, unsigned int *last)
+{
+	unsigned int i, len;
+	const char *w;
+	int found = 0;
+
+	for (i = st->first; i < st->nr_words; i++) {
+		w = word_str(st, i);
+		len = st->word[i].len;
+		if (!span_starts(w, len, "$arg"))
+			continue;
+		*last = i;
+		if (!at_entry(st->flags) && !at_exit(st->flags))
+			return word_fail(st, i, 0, TPP_E_ARGS_PLACE, -EINVAL);
+		found = 1;
+		if (len > 4 && isdigit(w[4]))
+			continue;
+		if (len == 4 || w[4] != '*')
+			return word_fail(st, i, 0, TPP_E_VAR, -EINVAL);
+		if (*star >= 0)
+			return word_fail(st, i, 0, TPP_E_ARGS_TWICE, -EINVAL);
+		*star = i;
+	}
+	return found;
+}
+
+/* Append "NAME SUFFIX" of BTF parameter @idx to abuf as argument text @t */
+static int btf_print(struct tpp_state *st, unsigned int w, unsigned long idx,
+		     const char *suffix, unsigned int slen, struct tpp_text *t)
+{
+	const struct tpp_env *env = st->env;
+	unsigned int room = sizeof(st->abuf) - st->aused;
+	const char *name;
+	int n;
+
+	if (idx >= (unsigned int)st->nr_params)
+		return word_fail(st, w, 0, TPP_E_BTF_NOVAR, -ENOENT);
+	name = env->btf->param_name(env->priv, st->func, st->flags, idx);
+	if (!name)
+		return word_fail(st, w, 0, TPP_E_BTF_NOFUNC, -ENOENT);
+	n = snprintf(st->abuf + st->aused, room, "%s%.*s", name, (int)slen,
+		     suffix);
+	if (n >= (int)room)
+		return word_fail(st, w, 0, TPP_E_ARGS_LONG, -E2BIG);
+	t->s = st->abuf + st->aused;
+	t->len = n;
+	st->aused += n + 1;
+	return 0;
+}
+
+/* "$argN[:TYPE]" becomes "NAME[:TYPE]" */
+static int expand_argn(struct tpp_state *st, unsigned int w,
+		       struct tpp_text *t)
+{
+	const char *s = word_str(st, w);
+	const char *end = s + st->word[w].len;
+	const char *type;
+	/* upstream keeps N in an int: 2^32 counts as 0 */
+	int n = span_scan(s + 4, end, 10, &type);
+
+	if (type < end && *type != ':')
+		return word_fail(st, w, 0, TPP_E_VAR, -ENOENT);
+	if (!n)
+		return word_fail(st, w, 0, TPP_E_ARG_INDEX, -EINVAL);
+	/* a negative N reads out of bounds upstream; we call it unknown */
+	if (n < 0)
+		return word_fail(st, w, 0, TPP_E_BTF_NOVAR, -ENOENT);
+	return btf_print(st, w, n - 1, type, end - type, t);
+}
+
+static int expand_word(struct tpp_state *st, unsigned int w, int star,
+		       struct tpp_text *t, unsigned int *j)
+{
+	unsigned int k;
+	int ret = 0;
+
+	if ((int)w == star) {
+		for (k = 0; k < (unsigned int)st->nr_params && !ret; k++)
+			ret = btf_print(st, w, k, "", 0, &t[(*j)++]);
+		return ret;
+	}
+	if (span_starts(word_str(st, w), st->word[w].len, "$arg"))
+		return expand_argn(st, w, &t[(*j)++]);
+	t[*j].s = word_str(st, w);
+	t[(*j)++].len = st->word[w].len;
+	return 0;
+}
+
+static int expand_texts(struct tpp_state *st, int star)
+{
+	unsigned int n = st->nr_words - st->first;
+	unsigned int i, j = 0;
+	struct tpp_text *t;
+	int ret = 0;
+
+	if (star >= 0)
+		n += st->nr_params - 1;
+	t = kcalloc(n, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return no_memory(st);
+	for (i = st->first; i < st->nr_words && !ret; i++)
+		ret = expand_word(st, i, star, t, &j);
+	if (ret) {
+		kfree(t);
+		return ret;
+	}
+	kfree(st->text);
+	st->text = t;
+	st->nr_texts = n;
+	return 0;
+}
+
+/* $arg* and $argN turn into BTF parameter names, as upstream rewrites argv */
+static int expand_var_args(struct tpp_state *st)
+{
+	const struct tpp_env *env = st->env;
+	unsigned int last = 0;
+	int star = -1;
+	int found;
+
+	found = scan_var_args(st, &star, &last);
+	if (found <= 0)
+		return found;
+	if (!env->btf)
+		st->nr_params = -EOPNOTSUPP;
+	else if (!st->func)
+		st->nr_params = -EINVAL;
+	else
+		st->nr_params = env->btf->nr_params(env->priv, st->func,
+						    st->flags);
+	if (st->nr_params > 0)
+		return expand_texts(st, star);
+	if (star < 0)
+		return 0;
+	/* Upstream logs this at the last "$arg" word it looked at */
+	return word_fail(st, last, 0, TPP_E_BTF_NOSUP, -EOPNOTSUPP);
+}
+
+/*
+ * "[NAME=]VALUE:%pd" becomes "[NAME=]+0x0(+0xOFF(VALUE)):string", and
+ * ":%pD" gets one more dereference, exactly as upstream rewrites argv, so
+ * that length limits and errors come out the same.  Upstream logs the
+ * rewritten command; we log the written one and map carets back to it.
+ */
+static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
+{
+	const struct tpp_env *env = st->env;
+	unsigned int room = sizeof(st->dbuf) - st->dused;
+	char *out = st->dbuf + st->dused;
+	unsigned int cut, nlen, plen;
+	const char *eq;
+	char pre[64];
+	char c;
+	int n;
+
+	if (t->len < 4 || memcmp(t->s + t->len - 4, ":%p", 3))
+		return 0;
+	c = t->s[t->len - 1];
+	if (c != 'd' && c != 'D')
+		return 0;
+	cut = t->len - 4;
+	eq = memchr(t->s, '=', cut);
+	nlen = eq ? eq + 1 - t->s : 0;
+	if (c == 'd')
+		plen = snprintf(pre, sizeof(pre), "+0x0(+0x%lx(",
+				env->dentry_name_off);
+	else
+		plen = snprintf(pre, sizeof(pre), "+0x0(+0x%lx(+0x%lx(",
+				env->dentry_name_off, env->file_dentry_off);
+	n = snprintf(out, room, "%.*s%s%.*s%s:string", (int)nlen, t->s, pre,
+		     (int)(cut - nlen), t->s + nlen, c == 'd' ? "))" : ")))");
+	if (n >= (int)room)
+		return no_memory(st);
+	t->rewritten = true;
+	t->name_len = nlen;
+	t->val_at = nlen + plen;
+	t->val_len = cut - nlen;
+	t->s = out;
+	t->len = n;
+	st->dused += n + 1;
+	return 0;
+}
+
+static struct tpp_text *plain_texts(struct tpp_state *st)
+{
+	unsigned int i;
+
+	st->nr_texts = st->nr_words - st->first;
+	st->text = kcalloc(st->nr_texts, sizeof(*st->text), GFP_KERNEL);
+	for (i = 0; st->text && i < st->nr_texts; i++) {
+		st->text[i].s = word_str(st, st->first + i);
+		st->text[i].len = st->word[st->first + i].len;
+	}
+	return st->text;
+}
+
+/* Argument i points at word first + i, even after $arg* expanded */
+static void place_texts(struct tpp_state *st)
+{
+	unsigned int i, w;
+
+	for (i = 0; i < st->nr_texts; i++) {
+		w = st->first + i;
+		st->text[i].pos = word_pos(st, w);
+		st->text[i].tail = w >= st->nr_words;
+	}
+	st->def->tail_pos = word_pos(st, st->first + st->nr_texts);
+}
+
+/* Names are copies: the caller may free the command */
+static char *auto_arg_name(const struct tpp_argp *a)
+{
+	const char *colon;
+	unsigned int n;
+
+	/* With BTF arguments built in, a bare identifier names itself */
+	if (a->st->env->btf) {
+		colon = memchr(a->s, ':', a->t->len);
+		n = colon ? colon - a->s : a->t->len;
+		if (good_name(a->s, n, false))
+			return kmemdup_nul(a->s, n, GFP_KERNEL);
+	}
+	return kasprintf(GFP_KERNEL, "arg%u", a->idx + 1);
+}
+
+static bool arg_name_used(const struct tpp_argp *a)
+{
+	const char *name = a->arg->name;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tpp_reserved); i++)
+		if (!strcmp(name, tpp_reserved[i]))
+			return true;
+	for (i = 0; i < a->idx; i++)
+		if (!strcmp(name, a->st->def->args[i].name))
+			return true;
+	return false;
+}
+
+/* [NAME=]: every name error points at the start of the argument */
+static int parse_arg_name(struct tpp_argp *a)
+{
+	const char *eq = memchr(a->s, '=', a->t->len);
+	unsigned int nlen = eq ? eq - a->s : 0;
+
+	if (eq) {
+		if (nlen > TPP_MAX_ARG_NAME_LEN)
+			return arg_fail(a, TPP_E_NAME_LONG, 0, -EINVAL);
+		if (!nlen)
+			return arg_fail(a, TPP_E_NAME_EMPTY, 0, -EINVAL);
+		a->body = nlen + 1;
+		a->arg->name = kmemdup_nul(a->s, nlen, GFP_KERNEL);
+	} else {
+		a->arg->name = auto_arg_name(a);
+	}
+	if (!a->arg->name)
+		return no_memory(a->st);
+	if (!good_name(a->arg->name, strlen(a->arg->name), false))
+		return arg_fail(a, TPP_E_NAME_CHARS, 0, -EINVAL);
+	if (arg_name_used(a))
+		return arg_fail(a, TPP_E_NAME_USED, 0, -EINVAL);
+	return 0;
+}
+
+/* '[' N ']' closing the body; @at is the byte after '[' */
+static int parse_array_len(struct tpp_argp *a, unsigned int at)
+{
+	unsigned int end = a->t->len;
+	const char *close = memchr(a->s + at, ']', end - at);
+	char buf[TPP_SPAN_BUF];
+	unsigned int n;
+
+	if (!close)
+		return arg_fail(a, TPP_E_ARRAY_OPEN, end, -EINVAL);
+	if (close + 1 != a->s + end)
+		return arg_fail(a, TPP_E_ARRAY_SUFFIX, close + 1 - a->s, -EINVAL);
+	if (!span_str(buf, sizeof(buf), a->s + at, close - a->s - at) ||
+	    kstrtouint(buf, 0, &n) || !n)
+		return arg_fail(a, TPP_E_ARRAY_LEN, at, -EINVAL);
+	if (n > TPP_MAX_ARRAY_LEN)
+		return arg_fail(a, TPP_E_ARRAY_BIG, at, -EINVAL);
+	a->arg->count = n;
+	return 0;
+}
+
+/* b<w>@<o>/<c>: only the container <c> picks the type, the rest is later */
+static int lookup_bitfield_type(struct tpp_argp *a, const char *t,
+				unsigned int n)
+{
+	const char *slash = memchr(t, '/', n);
+	unsigned long c;
+
+	if (!slash || span_ul(slash + 1, n - (slash + 1 - t), 0, &c))
+		return -1;
+	a->bitfield = true;
+	switch (c) {
+	case 8:
+		return TPP_TYPE_U8;
+	case 16:
+		return TPP_TYPE_U16;
+	case 32:
+		return TPP_TYPE_U32;
+	case 64:
+		return TPP_TYPE_U64;
+	}
+	return -1;
+}
+
+static int lookup_type(struct tpp_argp *a)
+{
+	const char *t = a->s + a->type_at;
+	unsigned int n = a->type_len;
+	int i;
+
+	if (!a->type_at)
+		return BITS_PER_LONG == 64 ? TPP_TYPE_X64 : TPP_TYPE_X32;
+	if ((a->st->flags & TPP_USER) &&
+	    (span_eq(t, n, "symbol") || span_eq(t, n, "symstr")))
+		return -1;
+	if (n && t[0] == 'b')
+		return lookup_bitfield_type(a, t, n);
+	for (i = 0; i < TPP_TYPE_MAX; i++)
+		if (span_eq(t, n, tpp_types[i].name))
+			return i;
+	return -1;
+}
+
+static bool type_is(const struct tpp_argp *a, const char *name)
+{
+	return span_eq(a->s + a->type_at, a->type_len, name);
+}
+
+/* $comm and \"..." already are string addresses (eprobes aside) */
+static bool value_is_string(const struct tpp_argp *a)
+{
+	const char *v = a->s + a->body;
+	unsigned int n = a->vend - a->body;
+
+	if (a->st->flags & TPP_EVENT)
+		return false;
+	return span_eq(v, n, "$comm") || span_eq(v, n, "$COMM") ||
+	       span_starts(v, n, "\\\"");
+}
+
+static int pick_type(struct tpp_argp *a)
+{
+	unsigned int at = a->type_at ?: a->body;
+	int type;
+
+	if (value_is_string(a)) {
+		/* only "string" fits, and not as an array */
+		if (a->arg->count || (a->type_at && !type_is(a, "string")))
+			return arg_fail(a, TPP_E_NEED_STRING, at, -EINVAL);
+		a->arg->type = TPP_TYPE_STRING;
+		return 0;
+	}
+	type = lookup_type(a);
+	if (type < 0)
+		return arg_fail(a, TPP_E_TYPE, at, -EINVAL);
+	a->arg->type = type;
+	return 0;
+}
+
+/* [':' TYPE ['[' N ']']]: the first ':' of the body starts TYPE */
+static int parse_type_suffix(struct tpp_argp *a)
+{
+	unsigned int end = a->t->len;
+	const char *colon = memchr(a->s + a->body, ':', end - a->body);
+	const char *open;
+	int ret;
+
+	a->vend = colon ? colon - a->s : end;
+	if (colon) {
+		a->type_at = a->vend + 1;
+		open = memchr(a->s + a->type_at, '[', end - a->type_at);
+		a->type_len = (open ? open - a->s : end) - a->type_at;
+		if (open) {
+			ret = parse_array_len(a, open - a->s + 1);
+			if (ret)
+				return ret;
+		}
+	}
+	return pick_type(a);
+}
+
+/* The first value of the chain; it always takes the first fetch slot */
+static int set_src(struct tpp_argp *a, enum tpp_src src, unsigned long val)
+{
+	a->arg->fetch.src = src;
+	a->arg->fetch.val = val;
+	a->nops = 1;
+	return 0;
+}
+
+static int push_deref(struct tpp_argp *a, long offset, bool user,
+		      unsigned int at)
+{
+	if (a->nops >= TPP_MAX_OPS - 1)
+		return arg_fail(a, TPP_E_TOO_DEEP, at, -EINVAL);
+	a->deref[a->nr_derefs].offset = offset;
+	a->deref[a->nr_derefs].user = user;
+	a->nr_derefs++;
+	a->nops++;
+	return 0;
+}
+
+/* Hand VAR[->FIELD...] or $retval[->FIELD...] to the BTF resolver */
+static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
+		     unsigned int at)
+{
+	unsigned int flags = a->st->flags;
+	unsigned int i, n = min_t(unsigned int, req->nr_fields,
+				  ARRAY_SIZE(req->field));
+	int ret;
+
+	if (req->src == TPP_SRC_RETVAL)
+		set_src(a, TPP_SRC_RETVAL, 0);
+	else if (at_entry(flags))
+		set_src(a, TPP_SRC_ARG, req->param + !!(flags & TPP_TPOINT));
+	else
+		set_src(a, TPP_SRC_EARG, req->param);
+	for (i = 0; i < n; i++) {
+		ret = push_deref(a, req->field[i].offset, false,
+				 at + req->field[i].at);
+		if (ret)
+			return ret;
+	}
+	a->late_at = at + req->late_at;
+	a->btf_typed = req->typed;
+	a->btf_type = req->type;
+	a->btf_kind = req->kind;
+	a->bitsize = req->bitsize;
+	a->bitoffs = req->bitoffs;
+	return 0;
+}
+
+static int resolve_btf(struct tpp_argp *a, unsigned int start,
+		       unsigned int end, unsigned int at)
+{
+	const struct tpp_env *env = a->st->env;
+	struct tpp_btf_req *req;
+	int ret;
+
+	if (!env->btf)
+		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
+	/* Upstream fails a probe without a function here, silently */
+	if (!a->st->func)
+		return arg_fail(a, TPP_E_NONE, at, -EINVAL);
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return no_memory(a->st);
+	req->func = a->st->func;
+	req->flags = a->st->flags;
+	req->expr = a->s + start;
+	req->len = end - start;
+	req->id = TPP_E_NONE;
+	ret = env->btf->resolve(env->priv, req);
+	if (ret)
+		arg_fail(a, req->id, at + req->at, ret);
+	else
+		ret = apply_btf(a, req, at);
+	kfree(req);
+	return ret;
+}
+
+/* A bare identifier: a BTF parameter, at function entry or exit only */
+static int parse_btf_var(struct tpp_argp *a, unsigned int start,
+			 unsigned int end, unsigned int at)
+{
+	unsigned int flags = a->st->flags;
+
+	if (!at_entry(flags) && !at_exit(flags))
+		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EINVAL);
+	return resolve_btf(a, start, end, at);
+}
+
+/* eprobe: $FIELD of the attached event, or $comm */
+static noinline_for_stack int parse_event_var(struct tpp_argp *a,
+					      const char *v, unsigned int n,
+					      unsigned int at)
+{
+	const struct tpp_env *env = a->st->env;
+	char buf[TPP_SPAN_BUF];
+	int idx = -ENOENT;
+
+	if (env->event_field && span_str(buf, sizeof(buf), v, n))
+		idx = env->event_field(env->priv, buf);
+	if (idx >= 0)
+		return set_src(a, TPP_SRC_FIELD, idx);
+	if (span_eq(v, n, "comm") || span_eq(v, n, "COMM"))
+		return set_src(a, TPP_SRC_COMM, 0);
+	return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+}
+
+/* Upstream only checks the "retval" prefix, so "$retvalue" is $retval too */
+static int parse_retval(struct tpp_argp *a, unsigned int start,
+			unsigned int end, unsigned int at)
+{
+	unsigned int flags = a->st->flags;
+
+	if (!(flags & TPP_RETURN))
+		return arg_fail(a, TPP_E_RETVAL_ON_ENTRY, at, -EINVAL);
+	if ((flags & TPP_USER) || !a->st->env->btf)
+		return set_src(a, TPP_SRC_RETVAL, 0);
+	return resolve_btf(a, start, end, at);
+}
+
+/* $stack or $stackN; @d is what follows "$stack" */
+static int parse_stack(struct tpp_argp *a, const char *d, unsigned int n,
+		       unsigned int at)
+{
+	unsigned long i;
+
+	if (!n)
+		return set_src(a, TPP_SRC_STACKP, 0);
+	if (!isdigit(d[0]) || span_ul(d, n, 10, &i))
+		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+	if (!(a->st->flags & TPP_USER) && i > a->st->env->max_stack)
+		return arg_fail(a, TPP_E_STACK_INDEX, at, -EINVAL);
+	return set_src(a, TPP_SRC_STACK, i);
+}
+
+/* $argN; @d is what follows "$arg" */
+static int parse_argn(struct tpp_argp *a, const char *d, unsigned int n,
+		      unsigned int at)
+{
+	unsigned int flags = a->st->flags;
+	unsigned long i;
+
+	if (span_ul(d, n, 10, &i))
+		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+	if (!i || i > a->st->env->max_arg)
+		return arg_fail(a, TPP_E_ARG_INDEX, at, -EINVAL);
+	/* a tprobe's parameter 1 is the stub's data: skip it */
+	if (at_entry(flags))
+		return set_src(a, TPP_SRC_ARG, i - 1 + !!(flags & TPP_TPOINT));
+	if (at_exit(flags))
+		return set_src(a, TPP_SRC_EARG, i - 1);
+	return arg_fail(a, TPP_E_ARGS_PLACE, at, -EINVAL);
+}
+
+static int parse_var(struct tpp_argp *a, unsigned int start, unsigned int end,
+		     unsigned int at)
+{
+	const char *v = a->s + start + 1;
+	unsigned int n = end - start - 1;
+
+	if (a->st->flags & TPP_EVENT)
+		return parse_event_var(a, v, n, at);
+	if (span_starts(v, n, "retval"))
+		return parse_retval(a, start, end, at);
+	if (span_starts(v, n, "stack"))
+		return parse_stack(a, v + 5, n - 5, at);
+	if (span_eq(v, n, "comm") || span_eq(v, n, "COMM"))
+		return set_src(a, TPP_SRC_COMM, 0);
+	if (a->st->env->max_arg && span_starts(v, n, "arg"))
+		return parse_argn(a, v + 3, n - 3, at);
+	return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+}
+
+static noinline_for_stack int parse_reg(struct tpp_argp *a, unsigned int start,
+					unsigned int end, unsigned int at)
+{
+	const struct tpp_env *env = a->st->env;
+	char buf[TPP_SPAN_BUF];
+	int off = -EINVAL;
+
+	/* fprobes and eprobes have no pt_regs to read */
+	if (a->st->flags & (TPP_FPROBE | TPP_EVENT))
+		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+	if (span_str(buf, sizeof(buf), a->s + start + 1, end - start - 1))
+		off = env->reg_offset(env->priv, buf);
+	if (off < 0)
+		return arg_fail(a, TPP_E_REG, at, -EINVAL);
+	return set_src(a, TPP_SRC_REG, off);
+}
+
+/*
+ * @SYM[+|-OFFS] is resolved when the probe is registered, as upstream does:
+ * an unknown symbol or a bad OFFS fails then, not here.
+ */
+static int parse_mem_symbol(struct tpp_argp *a, unsigned int start,
+			    unsigned int end, unsigned int at)
+{
+	struct tpp_fetch *f = &a->arg->fetch;
+	const char *s = a->s + start;
+	unsigned int n = end - start;
+	unsigned int i = span_cspn(s, n, "+-");
+	long offs = 0;
+
+	if (a->st->flags & TPP_USER)
+		return arg_fail(a, TPP_E_SYM_ON_USER, at, -EINVAL);
+	if (i < n)
+		f->sym_err = span_l(s + i, n - i, &offs);
+	f->str = kmemdup_nul(s, i, GFP_KERNEL);
+	if (!f->str)
+		return no_memory(a->st);
+	set_src(a, TPP_SRC_SYMBOL, offs);
+	a->nops = 2;	/* upstream keeps a placeholder slot for the name */
+	return 0;
+}
+
+/* @ADDR, @+OFFS (uprobe file offset) or @SYM: all read memory there */
+static int parse_mem(struct tpp_argp *a, unsigned int start, unsigned int end,
+		     unsigned int at)
+{
+	const char *s = a->s + start + 1;
+	unsigned int n = end - start - 1;
+	unsigned long addr;
+	long offs;
+	int ret;
+
+	if (n && isdigit(s[0])) {
+		if (span_ul(s, n, 0, &addr))
+			return arg_fail(a, TPP_E_MEM_ADDR, at, -EINVAL);
+		set_src(a, TPP_SRC_ADDR, addr);
+	} else if (n && s[0] == '+') {
+		if (!(a->st->flags & TPP_USER))
+			return arg_fail(a, TPP_E_FOFFS_ON_KERNEL, at, -EINVAL);
+		if (span_l(s + 1, n - 1, &offs))
+			return arg_fail(a, TPP_E_FOFFS, at, -EINVAL);
+		set_src(a, TPP_SRC_FOFFS, offs);
+	} else {
+		ret = parse_mem_symbol(a, start + 1, end, at);
+		if (ret)
+			return ret;
+	}
+	return push_deref(a, 0, false, at);
+}
+
+/* "-u8(" means -8: put the sign back in front of the digits */
+static noinline_for_stack int deref_offset(bool neg, const char *d,
+					   unsigned int n, long *offs)
+{
+	char buf[TPP_SPAN_BUF];
+
+	buf[0] = '-';
+	if (!span_str(buf + neg, sizeof(buf) - 1, d, n))
+		return -ERANGE;
+	return kstrtol(buf, 0, offs);
+}
+
+/*
+ * +|-[u]OFFS(VALUE).  The value ends at the last ')' and whatever follows
+ * it is ignored, as upstream does ("+0(%ax)+10" is accepted).  After 'u'
+ * upstream's caret for the inner value is one byte early; so is ours.
+ */
+static int parse_deref(struct tpp_argp *a, unsigned int start,
+		       unsigned int end, unsigned int at)
+{
+	const char *s = a->s;
+	bool user = start + 1 < end && s[start + 1] == 'u';
+	unsigned int num = start + 1 + user;
+	const char *open = memchr(s + num, '(', end - num);
+	const char *close;
+	unsigned int in, in_at;
+	enum tpp_src src;
+	long offs;
+	int ret;
+
+	if (!open)
+		return arg_fail(a, TPP_E_DEREF_NO_BRACE, at, -EINVAL);
+	if (deref_offset(s[start] == '-', s + num, open - s - num, &offs))
+		return arg_fail(a, TPP_E_DEREF_OFFS, at, -EINVAL);
+	in = open - s + 1;
+	in_at = at + (in - start) - user;
+	close = span_rchr(s + in, end - in, ')');
+	if (!close)
+		return arg_fail(a, TPP_E_DEREF_OPEN, in_at + end - in, -EINVAL);
+	ret = parse_value(a, in, close - s, in_at);
+	if (ret)
+		return ret;
+	a->late_at = in_at;
+	src = a->arg->fetch.src;
+	if (!a->nr_derefs && (src == TPP_SRC_COMM || src == TPP_SRC_IMMSTR))
+		return arg_fail(a, TPP_E_DEREF_VALUE, in_at, -EINVAL);
+	a->btf_typed = false;	/* BTF typed the pointer, not its target */
+	return push_deref(a, offs, user, in_at);
+}
+
+/* \"STR": everything up to a final '"', quotes inside included */
+static int parse_imm_string(struct tpp_argp *a, unsigned int from,
+			    unsigned int end, unsigned int at)
+{
+	unsigned int n = end - from;
+
+	if (!n || a->s[end - 1] != '"')
+		return arg_fail(a, TPP_E_IMMSTR_OPEN, at + 2 + n, -EINVAL);
+	a->arg->fetch.str = kmemdup_nul(a->s + from, n - 1, GFP_KERNEL);
+	if (!a->arg->fetch.str)
+		return no_memory(a->st);
+	return set_src(a, TPP_SRC_IMMSTR, 0);
+}
+
+/* \IMM: unsigned, or with a sign; the caret points after the '\' */
+static int parse_imm(struct tpp_argp *a, unsigned int start, unsigned int end,
+		     unsigned int at)
+{
+	const char *s = a->s + start + 1;
+	unsigned int n = end - start - 1;
+	unsigned long v = 0;
+	int ret = -EINVAL;
+	long l = 0;
+
+	if (n && s[0] == '"')
+		return parse_imm_string(a, start + 2, end, at);
+	if (n && isdigit(s[0])) {
+		ret = span_ul(s, n, 0, &v);
+	} else if (n && (s[0] == '-' || s[0] == '+')) {
+		/* kstrtol() takes "-N" but not "+N" */
+		ret = s[0] == '-' ? span_l(s, n, &l) : span_l(s + 1, n - 1, &l);
+		v = l;
+	}
+	if (ret)
+		return arg_fail(a, TPP_E_IMM, at + 1, -EINVAL);
+	return set_src(a, TPP_SRC_IMM, v);
+}
+
+/* One value in [start, end); @at is where its errors point */
+static int parse_value(struct tpp_argp *a, unsigned int start,
+		       unsigned int end, unsigned int at)
+{
+	char c = start < end ? a->s[start] : '\0';
+
+	switch (c) {
+	case '$':
+		return parse_var(a, start, end, at);
+	case '%':
+		return parse_reg(a, start, end, at);
+	case '@':
+		return parse_mem(a, start, end, at);
+	case '+':
+	case '-':
+		return parse_deref(a, start, end, at);
+	case '\\':
+		return parse_imm(a, start, end, at);
+	}
+	if (isalpha(c) || c == '_')
+		return parse_btf_var(a, start, end, at);
+	return arg_fail(a, TPP_E_FETCHARG, at, -EINVAL);
+}
+
+/* With a BTF-typed value, the type comes from BTF unless one is given */
+static int apply_btf_type(struct tpp_argp *a)
+{
+	enum tpp_type type = a->arg->type;
+
+	if (!a->btf_typed)
+		return 0;
+	if (!a->type_at) {
+		a->arg->type = a->btf_type;
+		return 0;
+	}
+	if ((type != TPP_TYPE_STRING && type != TPP_TYPE_USTRING) ||
+	    a->btf_kind == TPP_BTF_CHAR_ARRAY)
+		return 0;
+	if (a->btf_kind != TPP_BTF_CHAR_PTR)
+		return arg_fail(a, TPP_E_BTF_STRTYPE, a->late_at, -EINVAL);
+	/* char *: the string is where it points */
+	if (a->nops >= TPP_MAX_OPS - 1)
+		return arg_fail(a, TPP_E_TOO_DEEP, a->late_at, -E2BIG);
+	return push_deref(a, 0, type == TPP_TYPE_USTRING, a->late_at);
+}
+
+static int account_size(struct tpp_argp *a)
+{
+	struct tpp_def *def = a->st->def;
+
+	def->size += tpp_types[a->arg->type].size * (a->arg->count ?: 1);
+	if (def->size > TPP_MAX_EVENT_SIZE)
+		return arg_fail(a, TPP_E_EVENT_BIG, a->late_at, -E2BIG);
+	return 0;
+}
+
+/* Type errors point at TYPE, counted from where the value ended up */
+static unsigned int type_caret(const struct tpp_argp *a)
+{
+	return a->late_at + (a->type_at ? a->type_at - a->body : 0);
+}
+
+/* Values that already are the address of a string */
+static bool src_is_address(enum tpp_src src)
+{
+	return src == TPP_SRC_IMM || src == TPP_SRC_COMM ||
+	       src == TPP_SRC_IMMSTR || src == TPP_SRC_FIELD;
+}
+
+static bool src_fits_symstr(enum tpp_src src)
+{
+	return src == TPP_SRC_REG || src == TPP_SRC_STACK ||
+	       src == TPP_SRC_RETVAL || src == TPP_SRC_ARG ||
+	       src == TPP_SRC_FIELD;
+}
+
+static int store_string(struct tpp_argp *a)
+{
+	struct tpp_arg *arg = a->arg;
+	bool symstr = arg->type == TPP_TYPE_SYMSTR;
+	bool deref = a->nr_derefs;
+	bool user = deref && a->deref[a->nr_derefs - 1].user;
+	enum tpp_src src = arg->fetch.src;
+
+	if (symstr && (deref ? user : !src_fits_symstr(src)))
+		return arg_fail(a, TPP_E_SYMSTR_SRC, type_caret(a), -EINVAL);
+	if (!symstr && !deref && !src_is_address(src))
+		return arg_fail(a, TPP_E_STRING_SRC, type_caret(a), -EINVAL);
+	/* An array holds string pointers: keep the last deref for those */
+	arg->fold = !symstr && deref && !arg->count;
+	if (!arg->fold) {
+		if (a->nops >= TPP_MAX_OPS - 1)
+			return arg_fail(a, TPP_E_TOO_DEEP, a->late_at, -EINVAL);
+		a->nops++;
+	}
+	if (arg->type == TPP_TYPE_USTRING || (arg->fold && user))
+		arg->store = TPP_ST_USTRING;
+	else if (symstr)
+		arg->store = TPP_ST_SYMSTR;
+	else
+		arg->store = TPP_ST_STRING;
+	return 0;
+}
+
+static int store_scalar(struct tpp_argp *a)
+{
+	struct tpp_arg *arg = a->arg;
+
+	if (a->nr_derefs) {
+		arg->fold = true;
+		arg->store = a->deref[a->nr_derefs - 1].user ? TPP_ST_UMEM :
+							       TPP_ST_MEM;
+		return 0;
+	}
+	if (a->nops >= TPP_MAX_OPS - 1)
+		return arg_fail(a, TPP_E_TOO_DEEP, a->late_at, -E2BIG);
+	a->nops++;
+	arg->store = TPP_ST_RAW;
+	return 0;
+}
+
+static void set_bitfield(struct tpp_arg *arg, unsigned int bits,
+			 unsigned long width, unsigned long offs)
+{
+	arg->bf_bytes = bits / 8;
+	arg->bf_lshift = bits - (width + offs);
+	arg->bf_rshift = bits - width;
+}
+
+/* b<w>@<o>/<c>, with simple_strtoul() rules for <w> and <o> */
+static int store_type_bitfield(struct tpp_argp *a)
+{
+	const char *t = a->s + a->type_at;
+	const char *end = t + a->type_len;
+	unsigned int bits = tpp_types[a->arg->type].size * 8;
+	unsigned long width, offs;
+	const char *p, *q;
+
+	width = span_scan(t + 1, end, 0, &p);
+	if (!width || p == end || *p != '@')
+		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
+	offs = span_scan(p + 1, end, 0, &q);
+	if (q == p + 1 || q == end || *q != '/')
+		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
+	if (a->nops >= TPP_MAX_OPS - 1 || bits < width + offs)
+		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
+	a->nops++;
+	set_bitfield(a->arg, bits, width, offs);
+	return 0;
+}
+
+static int store_bitfield(struct tpp_argp *a)
+{
+	if (a->bitfield)
+		return store_type_bitfield(a);
+	/* A BTF bitfield member, when no type overrides it */
+	if (a->type_at || !a->btf_typed || (!(a->bitsize % 8) && !a->bitoffs))
+		return 0;
+	if (a->nops >= TPP_MAX_OPS - 1)
+		return arg_fail(a, TPP_E_TOO_DEEP, a->late_at, -EINVAL);
+	a->nops++;
+	set_bitfield(a->arg, 64, a->bitsize, a->bitoffs);
+	return 0;
+}
+
+static int store_array(struct tpp_argp *a)
+{
+	enum tpp_store store = a->arg->store;
+
+	if (store != TPP_ST_MEM && store != TPP_ST_STRING &&
+	    store != TPP_ST_USTRING)
+		return arg_fail(a, TPP_E_STRING_SRC, type_caret(a), -EINVAL);
+	if (a->nops >= TPP_MAX_OPS - 1)
+		return arg_fail(a, TPP_E_TOO_DEEP, a->late_at, -E2BIG);
+	a->nops++;
+	return 0;
+}
+
+/* How the value lands in the record; costs the slots upstream's does */
+static int parse_arg_store(struct tpp_argp *a)
+{
+	enum tpp_type type = a->arg->type;
+	int ret;
+
+	if (type == TPP_TYPE_STRING || type == TPP_TYPE_USTRING ||
+	    type == TPP_TYPE_SYMSTR)
+		ret = store_string(a);
+	else
+		ret = store_scalar(a);
+	if (!ret)
+		ret = store_bitfield(a);
+	if (!ret && a->arg->count)
+		ret = store_array(a);
+	return ret;
+}
+
+static int parse_arg_body(struct tpp_argp *a)
+{
+	unsigned int blen = a->t->len - a->body;
+	int ret;
+
+	if (blen > TPP_MAX_ARGSTR_LEN)
+		return arg_fail(a, TPP_E_ARG_LONG, a->body, -E2BIG);
+	if (!blen)
+		return arg_fail(a, TPP_E_ARG_EMPTY, a->body, -EINVAL);
+	a->arg->comm = kmemdup_nul(a->s + a->body, blen, GFP_KERNEL);
+	if (!a->arg->comm)
+		return no_memory(a->st);
+	a->late_at = a->body;
+	ret = parse_type_suffix(a);
+	if (!ret)
+		ret = parse_value(a, a->body, a->vend, a->body);
+	if (!ret)
+		ret = apply_btf_type(a);
+	if (!ret)
+		ret = account_size(a);
+	return ret;
+}
+
+static int commit_derefs(struct tpp_argp *a)
+{
+	struct tpp_fetch *f = &a->arg->fetch;
+
+	a->arg->nr_ops = a->nops;
+	if (!a->nr_derefs)
+		return 0;
+	f->deref = kmemdup(a->deref, a->nr_derefs * sizeof(*a->deref),
+			   GFP_KERNEL);
+	if (!f->deref)
+		return no_memory(a->st);
+	f->nr_derefs = a->nr_derefs;
+	return 0;
+}
+
+static int parse_arg(struct tpp_state *st, unsigned int i)
+{
+	struct tpp_argp a = {
+		.st = st,
+		.t = &st->text[i],
+		.s = st->text[i].s,
+		.arg = &st->def->args[i],
+		.idx = i,
+	};
+	int ret;
+
+	a.arg->pos = a.t->pos;
+	ret = parse_arg_name(&a);
+	if (!ret)
+		ret = parse_arg_body(&a);
+	if (!ret)
+		ret = parse_arg_store(&a);
+	if (!ret)
+		ret = commit_derefs(&a);
+	return ret;
+}
+
+/* Expansions first, then the count, then each argument in order */
+static int parse_fetchargs(struct tpp_state *st)
+{
+	bool expand = !(st->flags & (TPP_USER | TPP_EVENT));
+	unsigned int i;
+	int ret = 0;
+
+	st->def->tail_pos = word_pos(st, st->first);
+	if (st->first >= st->nr_words)
+		return 0;
+	if (!plain_texts(st))
+		return no_memory(st);
+	if (expand)
+		ret = expand_var_args(st);
+	if (ret)
+		return ret;
+	/* 6.12 logs nothing for too many arguments */
+	if (st->nr_texts > TPP_MAX_ARGS)
+		return tpp_error_set(st->err, TPP_E_NONE, 0, -E2BIG);
+	place_texts(st);
+	for (i = 0; expand && i < st->nr_texts && !ret; i++)
+		ret = expand_dentry(st, &st->text[i]);
+	if (ret)
+		return ret;
+	st->def->args = kcalloc(st->nr_texts, sizeof(*st->def->args),
+				GFP_KERNEL);
+	if (!st->def->args)
+		return no_memory(st);
+	st->def->nr_args = st->nr_texts;
+	for (i = 0; i < st->nr_texts && !ret; i++)
+		ret = parse_arg(st, i);
+	return ret;
+}
+
+static int split_words(struct tpp_state *st)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < st->len; i++)
+		if (st->cmd[i] != ' ' && (!i || st->cmd[i - 1] == ' '))
+			n++;
+	st->word = kcalloc(n ?: 1, sizeof(*st->word), GFP_KERNEL);
+	if (!st->word)
+		return -ENOMEM;
+	for (i = 0; i < st->len; i++) {
+		if (st->cmd[i] == ' ')
+			continue;
+		if (!i || st->cmd[i - 1] == ' ')
+			st->word[st->nr_words++].start = i;
+		st->word[st->nr_words - 1].len++;
+	}
+	return 0;
+}
+
+static struct tpp_state *state_new(const char *cmd, const struct tpp_env *env,
+				   struct tpp_error *err)
+{
+	struct tpp_state *st;
+
+	err->errnum = 0;
+	err->id = TPP_E_NONE;
+	err->pos = 0;
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		goto fail;
+	st->def = kzalloc(sizeof(*st->def), GFP_KERNEL);
+	if (!st->def)
+		goto free_state;
+	st->cmd = cmd;
+	st->len = strlen(cmd);
+	st->env = env;
+	st->err = err;
+	if (split_words(st))
+		goto free_def;
+	return st;
+
+free_def:
+	kfree(st->def);
+free_state:
+	kfree(st);
+fail:
+	tpp_error_set(err, TPP_E_NONE, 0, -ENOMEM);
+	return NULL;
+}
+
+static struct tpp_def *state_finish(struct tpp_state *st, int ret)
+{
+	struct tpp_def *def = st->def;
+
+	kfree(st->text);
+	kfree(st->word);
+	kfree(st);
+	if (!ret)
+		return def;
+	tpp_free(def);
+	return ERR_PTR(ret);
+}
+
+static int parse_kprobe(struct tpp_state *st)
+{
+	int ret;
+
+	ret = parse_head(st);
+	if (!ret)
+		ret = parse_place(st);
+	if (!ret)
+		ret = parse_name(st);
+	if (ret)
+		return ret;
+	st->def->flags = st->flags;
+	st->func = st->def->symbol;
+	st->first = 2;
+	return parse_fetchargs(st);
+}
+
+/**
+ * tpp_parse_kprobe - parse a kprobe definition ('p' or 'r' line)
+ * @cmd: the command: argv joined by single spaces, comments stripped
+ * @env: registers, kallsyms and BTF of the running kernel
+ * @err: filled with the first error
+ *
+ * Checks everything upstream checks before registering: syntax, limits,
+ * that the symbol exists and is unique, and that a return probe sits on a
+ * function entry.  Registration-time checks (instruction boundaries,
+ * blacklist, @SYM lookup, appending to an existing event) are not done.
+ * A line that is not a kprobe gives -ECANCELED and logs nothing, so that
+ * dynamic_events can offer it to the next parser.
+ *
+ * Return: a new definition to release with tpp_free(), or an ERR_PTR()
+ * holding @err->errnum.
+ */
+struct tpp_def *tpp_parse_kprobe(const char *cmd, const struct tpp_env *env,
+				 struct tpp_error *err)
+{
+	struct tpp_state *st = state_new(cmd, env, err);
+	char c;
+	int ret;
+
+	if (!st)
+		return ERR_PTR(-ENOMEM);
+	c = st->nr_words ? cmd[st->word[0].start] : '\0';
+	if ((c != 'p' && c != 'r') || st->nr_words < 2)
+		ret = tpp_error_set(err, TPP_E_NONE, 0, -ECANCELED);
+	else
+		ret = parse_kprobe(st);
+	return state_finish(st, ret);
+}
+
+/**
+ * tpp_parse_args - parse only the FETCHARGs of a command
+ * @cmd: the command: argv joined by single spaces
+ * @first: index of the word holding the first FETCHARG
+ * @flags: TPP_* flags saying where the probe sits
+ * @func: the probed function for BTF lookups, or NULL
+ * @env: registers, kallsyms and BTF of the running kernel
+ * @err: filled with the first error
+ *
+ * For probe kinds whose head has its own grammar (uprobe, fprobe, tprobe,
+ * eprobe).  $arg* and :%pd expansion only happen for kernel function probes
+ * (neither TPP_USER nor TPP_EVENT), as upstream does.
+ *
+ * Return: a definition with only @flags and the arguments filled in, to
+ * release with tpp_free(), or an ERR_PTR() holding @err->errnum.
+ */
+struct tpp_def *tpp_parse_args(const char *cmd, unsigned int first,
+			       unsigned int flags, const char *func,
+			       const struct tpp_env *env,
+			       struct tpp_error *err)
+{
+	struct tpp_state *st = state_new(cmd, env, err);
+
+	if (!st)
+		return ERR_PTR(-ENOMEM);
+	st->first = first;
+	st->flags = flags;
+	st->func = func;
+	st->def->flags = flags;
+	return state_finish(st, parse_fetchargs(st));
+}
+
+/**
+ * tpp_free - release a definition
+ * @def: from tpp_parse_kprobe() or tpp_parse_args(); NULL and error
+ *	pointers are ignored
+ */
+void tpp_free(struct tpp_def *def)
+{
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(def))
+		return;
+	for (i = 0; def->args && i < def->nr_args; i++) {
+		kfree(def->args[i].name);
+		kfree(def->args[i].comm);
+		kfree(def->args[i].fetch.str);
+		kfree(def->args[i].fetch.deref);
+	}
+	kfree(def->args);
+	kfree(def->module);
+	kfree(def->symbol);
+	kfree(def->event);
+	kfree(def->group);
+	kfree(def);
+}
+
+/* Upstream compares the counts before anything else */
+static int first_arg_mismatch(const struct tpp_def *old,
+			      const struct tpp_def *new)
+{
+	const struct tpp_arg *a, *b;
+	unsigned int i;
+
+	if (old->nr_args != new->nr_args)
+		return min(old->nr_args, new->nr_args);
+	for (i = 0; i < new->nr_args; i++) {
+		a = &new->args[i];
+		b = &old->args[i];
+		if (a->type != b->type || a->count != b->count ||
+		    strcmp(a->name, b->name))
+			return i;
+	}
+	return -1;
+}
+
+/**
+ * tpp_check_append - may @new join the event @old belongs to?
+ * @old: a probe of the existing event
+ * @new: the definition being added, with the same group and event name
+ * @err: error context; carets point into @new's command
+ *
+ * Both must be entry or both return probes, with the same argument names,
+ * types and array lengths.  The caller checks tpp_same_probe() against
+ * every probe of the event afterwards.
+ *
+ * Return: 0, or -EEXIST with the error in @err.
+ */
+int tpp_check_append(const struct tpp_def *old, const struct tpp_def *new,
+		     struct tpp_error *err)
+{
+	int i;
+
+	if (old->is_return != new->is_return)
+		return tpp_error_set(err, TPP_E_APPEND_KIND, 0, -EEXIST);
+	i = first_arg_mismatch(old, new);
+	if (i < 0)
+		return 0;
+	return tpp_error_set(err, TPP_E_APPEND_ARGS,
+			     (unsigned int)i < new->nr_args ? new->args[i].pos :
+							      new->tail_pos,
+			     -EEXIST);
+}
+
+/**
+ * tpp_same_probe - would @b duplicate @a?
+ * @a: a probe of an event
+ * @b: another definition of the same event
+ *
+ * Same place and the same argument text.  Like upstream, all address
+ * probes count as the same place.
+ *
+ * Return: true for a duplicate (report TPP_E_APPEND_SAME at 0).
+ */
+bool tpp_same_probe(const struct tpp_def *a, const struct tpp_def *b)
+{
+	unsigned int i;
+
+	if (strcmp(a->symbol ?: "unknown", b->symbol ?: "unknown") ||
+	    a->offset != b->offset || a->nr_args != b->nr_args)
+		return false;
+	for (i = 0; i < a->nr_args; i++)
+		if (strcmp(a->args[i].comm, b->args[i].comm))
+			return false;
+	return true;
+}
+
+/**
+ * tpp_type_name - name of a field type as written after ':'
+ * @type: the type
+ *
+ * Return: the name, or NULL for an invalid @type.
+ */
+const char *tpp_type_name(enum tpp_type type)
+{
+	return (unsigned int)type < TPP_TYPE_MAX ? tpp_types[type].name : NULL;
+}
+
+/**
+ * tpp_type_size - bytes a field of @type takes in the fixed record part
+ * @type: the type
+ *
+ * Return: the size (4 for the __data_loc of a string), 0 for an invalid
+ * @type.
+ */
+unsigned int tpp_type_size(enum tpp_type type)
+{
+	return (unsigned int)type < TPP_TYPE_MAX ? tpp_types[type].size : 0;
+}
