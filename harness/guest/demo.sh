@@ -22,6 +22,10 @@ expect() { # file pattern what
 	grep -q "$2" "$1" || { echo "DEMO-FAIL: $3"; fail=1; }
 }
 
+# The boot self test leaves records of its deleted events in the buffer,
+# and 6.12 decodes them with the format of whatever event reuses the id.
+echo > trace
+
 step "1. An entry probe with named arguments"
 show "echo 'p:myprobe do_sys_openat2 dfd=\$arg1 filename=+0(\$arg2):ustring flags=+0(\$arg3):x64 mode=+8(\$arg3):x64' > kprobe_events"
 step "2. A return probe recording the return value"
@@ -42,10 +46,10 @@ show "grep -v '^#' trace | head -12"
 cat trace > /tmp/trace.1
 expect /tmp/trace.1 'myprobe: (do_sys_openat2+0x0/0x[0-9a-f]*) dfd=0x[0-9a-f]* filename="/etc/passwd"' \
 	"entry probe line with filename=\"/etc/passwd\""
-expect /tmp/trace.1 'myretprobe: (.* <- do_sys_openat2) arg1=0x' \
+expect /tmp/trace.1 'myretprobe: (.* <- do_sys_openat2) arg1=' \
 	"return probe line '<- do_sys_openat2'"
 step "6. The trigger's histogram"
-show "grep -A2 -m1 'filename:' events/kprobes/myprobe/hist"
+show "grep -m4 '{ filename:' events/kprobes/myprobe/hist"
 expect events/kprobes/myprobe/hist '/etc/passwd' "hist entry for /etc/passwd"
 step "7. Hits and misses"
 show "cat kprobe_profile"

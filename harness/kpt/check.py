@@ -102,8 +102,10 @@ def judge(res, cases, exp):
     return rows
 
 
-def save_results(path, rows):
+def save_results(path, rows, header=""):
     with open(path, "w") as f:
+        if header:
+            f.write(f"# {header}\n")
         for key, result, _, _ in rows:
             if not key.startswith(("console:", "guest")):
                 f.write(f"{key} {result}\n")
@@ -120,7 +122,7 @@ def load_baseline(archname):
         with open(path) as f:
             for line in f:
                 k, _, r = line.strip().rpartition(" ")
-                if k:
+                if k and not k.startswith("#"):
                     out[k] = r
     return out
 

@@ -108,7 +108,9 @@ def _check_arch(args, prepared, totals):
         totals[ok] += 1
     check.save_results(os.path.join(rundir, "results.txt"), rows)
     if args.save_baseline:
-        check.save_results(check.baseline_path(args.kernel, name), rows)
+        check.save_results(check.baseline_path(args.kernel, name), rows,
+                           f"make baseline: KERNEL={args.kernel} ARCH={name} "
+                           f"{b.release}, {time.strftime('%Y-%m-%d')}")
     if args.kernel != "upstream":
         for line in check.compare_baseline(rows, name):
             print(f"note {name}: upstream passes, we do not: {line}")
