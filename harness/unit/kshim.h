@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Just enough of the kernel API, on top of libc, to build kernel/trace/
- * probe_parse.c in user space.  The Makefile generates the <linux/...> headers
- * the parser includes, and each just includes this one.  Helpers with kernel semantics that libc lacks
- * (kstrto*(), the Latin-1 ctype table) are written out here, because the
- * parser's accept/reject decisions depend on their exact behaviour.
+ * probe_parse.c and probe_fetch.c in user space.  The Makefile generates the
+ * <linux/...> headers they include, and each just includes this one.
+ * Helpers with kernel semantics that libc lacks (kstrto*(), the Latin-1
+ * ctype table) are written out here, because the parser's accept/reject
+ * decisions depend on their exact behaviour.
+ *
+ * The fetch interpreter's machine (probe_fetch_arch.h) maps onto a fake
+ * x86_64-like one: struct pt_regs indexed by the x86 offsets of fake_env.c,
+ * and an address space of page-aligned user and kernel regions with
+ * faulting holes between them (fake_mem.c).  Its nofault helpers follow
+ * mm/maccess.c of 6.12, quirks included.
  */
 #ifndef KSHIM_H
 #define KSHIM_H
@@ -274,6 +281,157 @@ static inline int kstrtouint(const char *s, unsigned int base,
 	if (!ret)
 		*res = v;
 	return ret;
+}
+
+/* ---- compiler.h, kprobes.h, kconfig.h ---- */
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define noinline		__attribute__((__noinline__))
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define __user
+#define __force
+#define nokprobe_inline		inline __attribute__((__always_inline__))
+#define NOKPROBE_SYMBOL(fn)
+#define IS_ENABLED(option)	(option)
+
+/* Run-time switches, so that the tests can try both kinds of arch */
+extern bool kshim_non_overlapping;	/* x86, arm64: true */
+#define CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE	kshim_non_overlapping
+#define CONFIG_HAVE_FUNCTION_ARG_ACCESS_API		1
+
+/* ---- unaligned.h: as the kernel's, through a packed struct ---- */
+#define get_unaligned(p) ({						\
+	const struct { __typeof__(*(p)) x; } __attribute__((packed))	\
+		*__pp = (const void *)(p);				\
+	__pp->x; })
+#define put_unaligned(v, p) do {					\
+	struct { __typeof__(*(p)) x; } __attribute__((packed))		\
+		*__pp = (void *)(p);					\
+	__pp->x = (v);							\
+} while (0)
+
+/* ---- ptrace.h: x86_64's struct pt_regs, by offset ---- */
+#define KSHIM_NR_REGS		34	/* arm64's 33 fit as well */
+struct pt_regs {
+	unsigned long r[KSHIM_NR_REGS];
+};
+
+#define KSHIM_REG_R9		64
+#define KSHIM_REG_R8		72
+#define KSHIM_REG_AX		80
+#define KSHIM_REG_CX		88
+#define KSHIM_REG_DX		96
+#define KSHIM_REG_SI		104
+#define KSHIM_REG_DI		112
+#define KSHIM_REG_SP		152
+
+static inline unsigned long *kshim_reg(struct pt_regs *regs, unsigned int off)
+{
+	return &regs->r[off / sizeof(long)];
+}
+
+static inline unsigned long regs_get_register(struct pt_regs *regs,
+					      unsigned int offset)
+{
+	if (offset > sizeof(*regs) - sizeof(long))
+		return 0;
+	return *kshim_reg(regs, offset);
+}
+
+static inline unsigned long kernel_stack_pointer(struct pt_regs *regs)
+{
+	return *kshim_reg(regs, KSHIM_REG_SP);
+}
+
+static inline unsigned long regs_return_value(struct pt_regs *regs)
+{
+	return *kshim_reg(regs, KSHIM_REG_AX);
+}
+
+/* Entry @n of the stack above the stack pointer, 0 outside the stack */
+unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsigned int n);
+
+/* x86_64: six in registers, then the stack above the return address */
+static inline unsigned long regs_get_kernel_argument(struct pt_regs *regs,
+						     unsigned int n)
+{
+	static const unsigned int offs[] = {
+		KSHIM_REG_DI, KSHIM_REG_SI, KSHIM_REG_DX, KSHIM_REG_CX,
+		KSHIM_REG_R8, KSHIM_REG_R9,
+	};
+
+	if (n >= ARRAY_SIZE(offs))
+		return regs_get_kernel_stack_nth(regs, n - ARRAY_SIZE(offs) + 1);
+	return regs_get_register(regs, offs[n]);
+}
+
+/* ---- sched.h ---- */
+#define TASK_COMM_LEN		16
+#define TASK_SIZE		0x00007ffffffff000UL
+
+struct task_struct {
+	char comm[TASK_COMM_LEN];
+};
+
+extern struct task_struct kshim_task;
+#define current			(&kshim_task)
+
+/* ---- uaccess.h: the nofault helpers, on the fake address space ---- */
+long copy_from_kernel_nofault(void *dst, const void *src, size_t size);
+long copy_from_user_nofault(void *dst, const void *src, size_t size);
+long strncpy_from_kernel_nofault(char *dst, const void *src, long count);
+long strncpy_from_user_nofault(char *dst, const void *src, long count);
+long strnlen_user_nofault(const void *src, long count);
+
+/* ---- kallsyms.h ---- */
+#define KSYM_SYMBOL_LEN		600
+int sprint_symbol(char *buffer, unsigned long address);
+
+/* ---- trace_seq.h ---- */
+struct trace_seq {
+	char buffer[8192];
+	unsigned int len;
+	bool full;
+};
+
+static inline void trace_seq_init(struct trace_seq *s)
+{
+	s->len = 0;
+	s->full = false;
+}
+
+static inline bool trace_seq_has_overflowed(struct trace_seq *s)
+{
+	return s->full;
+}
+
+/* As seq_buf: a write that does not fit, with its NUL, is dropped */
+__printf(2, 3)
+static inline void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+{
+	unsigned int left = sizeof(s->buffer) - s->len;
+	va_list ap;
+	int n;
+
+	if (s->full)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(s->buffer + s->len, left, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (unsigned int)n >= left)
+		s->full = true;
+	else
+		s->len += n;
+}
+
+static inline void trace_seq_puts(struct trace_seq *s, const char *str)
+{
+	trace_seq_printf(s, "%s", str);
+}
+
+static inline void trace_seq_putc(struct trace_seq *s, unsigned char c)
+{
+	trace_seq_printf(s, "%c", c);
 }
 
 #endif /* KSHIM_H */

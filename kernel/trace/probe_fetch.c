@@ -1,0 +1,1116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fetch programs: compile a parsed probe into one flat instruction array,
+ * interpret it at probe hits, print the records it wrote.  See
+ * probe_fetch.h for the interface.
+ *
+ * Each argument compiles to a short run of instructions,
+ *
+ *	source [deref ...] store [bitfield]
+ *
+ * The source loads the interpreter's only register; each dereference
+ * replaces it with the word it points at; the store ends the argument by
+ * writing its field and, for strings, dynamic data.  A store that reads
+ * memory itself (a scalar or string at value + offset) takes over the
+ * argument's last dereference, so "+8(%di):u32" is two instructions and a
+ * register argument is two.  The runs follow one another; END closes the
+ * program.
+ *
+ * A string whose length is only known at the hit also gets a run in the
+ * size program, ending in a size instruction instead of the store.  A
+ * probe without such strings has no size program and never walks one.
+ *
+ * A dereference that faults skips to its argument's store, which writes
+ * zeroes, or __data_loc words of length 0 ("(fault)") for strings.  6.12
+ * leaves such a field as the ring buffer had it; zero is one of the values
+ * it could show, and the only one that leaks nothing.
+ */
+#include <linux/array_size.h>
+#include <linux/err.h>
+#include <linux/kprobes.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/sprintf.h>
+#include <linux/stdarg.h>
+#include <linux/string.h>
+#include <linux/trace_seq.h>
+#include <linux/unaligned.h>
+
+#include "probe_fetch.h"
+#include "probe_fetch_arch.h"
+
+enum probe_op {
+	PROBE_OP_END,
+	/* sources: set the value */
+	PROBE_OP_REG,		/* the pt_regs word at offset @arg */
+	PROBE_OP_STACK,		/* kernel stack entry @arg */
+	PROBE_OP_STACKP,	/* the stack pointer */
+	PROBE_OP_RETVAL,	/* the return value */
+	PROBE_OP_ARG,		/* function argument @arg, from 0 */
+	PROBE_OP_EDATA,		/* entry data slot @arg */
+	PROBE_OP_IMM,		/* @arg: \IMM, @ADDR, or @SYM once resolved */
+	/* the word at value + @arg; on a fault, skip @aux to the store */
+	PROBE_OP_DEREF,
+	PROBE_OP_UDEREF,	/* in user memory */
+	/* stores: fill the field at @dst, end the argument */
+	PROBE_OP_ST_RAW,	/* the value, @size bytes */
+	PROBE_OP_ST_MEM,	/* @count elements of @size bytes at value + @arg */
+	PROBE_OP_ST_UMEM,	/* the same in user memory */
+	PROBE_OP_ST_STR,	/* the string at value + @arg */
+	PROBE_OP_ST_USTR,	/* the same in user memory */
+	PROBE_OP_ST_STRS,	/* @count strings, their pointers at value + @arg
+				 * (in user memory when @aux)
+				 */
+	PROBE_OP_ST_USTRS,	/* the same, user strings */
+	PROBE_OP_ST_SYMSTR,	/* "sym+off/size" of the value */
+	PROBE_OP_ST_COMM,	/* current->comm */
+	PROBE_OP_ST_CONST,	/* the @size bytes at @arg: \"string" */
+	PROBE_OP_ST_FAULT,	/* @count strings that always fault */
+	/* after a store: keep bits of each element, see emit_bitfield() */
+	PROBE_OP_BITFIELD,
+	/* size program: count the dynamic bytes the matching store takes */
+	PROBE_OP_SZ_STR,
+	PROBE_OP_SZ_USTR,
+	PROBE_OP_SZ_STRS,
+	PROBE_OP_SZ_USTRS,
+	PROBE_OP_SZ_SYMSTR,
+	PROBE_OP_SZ_COMM,
+};
+
+/*
+ * One instruction: 16 bytes on 64-bit.  Which fields mean something
+ * depends on @op, see enum probe_op.
+ */
+struct probe_insn {
+	u8 op;
+	u8 size;	/* bytes of one element of the field */
+	u8 count;	/* elements of the field, 1 for a scalar */
+	u8 aux;		/* derefs: instructions to the store; STRS: user ptrs */
+	u16 dst;	/* offset of the field in the record */
+	u8 lshift;	/* BITFIELD: shift left, then right, in a u64 */
+	u8 rshift;
+	long arg;
+};
+
+/* An @SYM reference: insn[@insn].arg becomes its address plus @offset */
+struct probe_sym {
+	const char *name;
+	long offset;
+	int err;		/* the parser's verdict on OFFS */
+	unsigned int insn;
+};
+
+/* The print fmt spells 64-bit conversions "%Lu", as 6.12 does; tools parse it */
+#define PF_LL	"L"
+
+enum pf_kind { PF_UNSIGNED, PF_SIGNED, PF_HEX, PF_CHAR, PF_SYMBOL, PF_STRING };
+
+/* Per enum tpp_type: the format file's field type, print fmt conversion */
+static const struct {
+	const char *field;
+	const char *conv;
+	u8 kind;
+} pf_types[TPP_TYPE_MAX] = {
+	[TPP_TYPE_U8] = { "u8", "%u", PF_UNSIGNED },
+	[TPP_TYPE_U16] = { "u16", "%u", PF_UNSIGNED },
+	[TPP_TYPE_U32] = { "u32", "%u", PF_UNSIGNED },
+	[TPP_TYPE_U64] = { "u64", "%" PF_LL "u", PF_UNSIGNED },
+	[TPP_TYPE_S8] = { "s8", "%d", PF_SIGNED },
+	[TPP_TYPE_S16] = { "s16", "%d", PF_SIGNED },
+	[TPP_TYPE_S32] = { "s32", "%d", PF_SIGNED },
+	[TPP_TYPE_S64] = { "s64", "%" PF_LL "d", PF_SIGNED },
+	[TPP_TYPE_X8] = { "u8", "0x%x", PF_HEX },
+	[TPP_TYPE_X16] = { "u16", "0x%x", PF_HEX },
+	[TPP_TYPE_X32] = { "u32", "0x%x", PF_HEX },
+	[TPP_TYPE_X64] = { "u64", "0x%" PF_LL "x", PF_HEX },
+	[TPP_TYPE_CHAR] = { "u8", "'%c'", PF_CHAR },
+	[TPP_TYPE_SYMBOL] = { BITS_PER_LONG == 64 ? "u64" : "u32", "%pS",
+			      PF_SYMBOL },
+	[TPP_TYPE_STRING] = { "__data_loc char[]", "\\\"%s\\\"", PF_STRING },
+	[TPP_TYPE_USTRING] = { "__data_loc char[]", "\\\"%s\\\"", PF_STRING },
+	[TPP_TYPE_SYMSTR] = { "__data_loc char[]", "\\\"%s\\\"", PF_STRING },
+};
+
+/* ---- At a hit: everything below runs in the probe handler ---- */
+
+/* The state of one walk over a program */
+struct probe_hit {
+	struct pt_regs *regs;
+	const unsigned long *edata;
+	u8 *rec;		/* the record; NULL while sizing */
+	u32 dyn;		/* next free dynamic byte, or bytes sized */
+	u32 end;		/* end of the record */
+};
+
+/* Fields are packed, so most are unaligned; x64 is the default type */
+static nokprobe_inline void put_scalar(u8 *p, unsigned int size, u64 v)
+{
+	if (likely(size == sizeof(u64)))
+		put_unaligned(v, (u64 *)p);
+	else if (size == sizeof(u32))
+		put_unaligned((u32)v, (u32 *)p);
+	else if (size == sizeof(u16))
+		put_unaligned((u16)v, (u16 *)p);
+	else
+		*p = v;
+}
+
+static nokprobe_inline u64 get_scalar(const u8 *p, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		return get_unaligned((const u16 *)p);
+	case 4:
+		return get_unaligned((const u32 *)p);
+	}
+	return get_unaligned((const u64 *)p);
+}
+
+/* Point the field at @dst to the next @len dynamic bytes (0: a fault) */
+static nokprobe_inline void put_loc(struct probe_hit *h, unsigned int dst,
+				    long len)
+{
+	if (len < 0)
+		len = 0;
+	put_unaligned(probe_data_loc(len, h->dyn), (u32 *)(h->rec + dst));
+	h->dyn += len;
+}
+
+/* Room for the next string: what is left, at most one string's worth */
+static nokprobe_inline u32 room(const struct probe_hit *h)
+{
+	return min_t(u32, h->end - h->dyn, PROBE_MAX_STRING);
+}
+
+/*
+ * Size of the kernel string at @addr with its NUL, at most
+ * PROBE_MAX_STRING; 0 on a fault.  6.12 reads a byte per call.  Aligned
+ * words never cross a page, so one faults exactly when one of its bytes
+ * would, and the answer is the same at an eighth of the calls.
+ */
+static nokprobe_inline u32 kernel_strsize(unsigned long addr)
+{
+	unsigned long word = addr & ~(sizeof(long) - 1);
+	unsigned int i = addr - word;
+	union {
+		unsigned long w;
+		u8 b[sizeof(long)];
+	} u;
+	u32 len = 0;
+
+	for (;; word += sizeof(long), i = 0) {
+		if (pfa_read(&u.w, word, sizeof(long), false))
+			return 0;
+		for (; i < sizeof(long); i++) {
+			len++;
+			if (!u.b[i] || len == PROBE_MAX_STRING)
+				return len;
+		}
+	}
+}
+
+static nokprobe_inline u32 strsize(unsigned long addr, bool user)
+{
+	if (user || pfa_is_user(addr))
+		return pfa_ustrsize(addr, PROBE_MAX_STRING);
+	return kernel_strsize(addr);
+}
+
+static nokprobe_inline void store_str(struct probe_hit *h, unsigned int dst,
+				      unsigned long addr, bool user)
+{
+	u32 n = room(h);
+
+	put_loc(h, dst, n ? pfa_strncpy((char *)h->rec + h->dyn, addr, n, user) :
+			  0);
+}
+
+/* Element i of an array of strings: the string at the i-th pointer */
+static nokprobe_inline void store_strs(const struct probe_insn *insn,
+				       struct probe_hit *h, unsigned long addr,
+				       bool ustr)
+{
+	unsigned int i, dst = insn->dst;
+	unsigned long ptr;
+
+	for (i = 0; i < insn->count; i++, dst += 4, addr += sizeof(long)) {
+		if (pfa_read(&ptr, addr, sizeof(ptr), insn->aux))
+			put_loc(h, dst, 0);
+		else
+			store_str(h, dst, ptr, ustr);
+	}
+}
+
+static nokprobe_inline u32 size_strs(const struct probe_insn *insn,
+				     unsigned long addr, bool ustr)
+{
+	unsigned long ptr;
+	unsigned int i;
+	u32 sum = 0;
+
+	for (i = 0; i < insn->count; i++, addr += sizeof(long))
+		if (!pfa_read(&ptr, addr, sizeof(ptr), insn->aux))
+			sum += strsize(ptr, ustr);
+	return sum;
+}
+
+/* Store @len bytes of @text, the last being its NUL, cut to fit */
+static nokprobe_inline void store_text(struct probe_hit *h, unsigned int dst,
+				       const char *text, u32 len)
+{
+	u32 n = min(len, room(h));
+
+	if (n) {
+		memcpy(h->rec + h->dyn, text, n - 1);
+		h->rec[h->dyn + n - 1] = '\0';
+	}
+	put_loc(h, dst, n);
+}
+
+static nokprobe_inline u32 comm_size(void)
+{
+	return strnlen(pfa_comm(), TASK_COMM_LEN - 1) + 1;
+}
+
+/* Out of line: the name buffer is big, and symstr is rare */
+static noinline u32 symstr_size(unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	return pfa_sprint_symbol(buf, addr) + 1;
+}
+
+NOKPROBE_SYMBOL(symstr_size);
+
+static noinline void store_symstr(struct probe_hit *h, unsigned int dst,
+				  unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	store_text(h, dst, buf, pfa_sprint_symbol(buf, addr) + 1);
+}
+
+NOKPROBE_SYMBOL(store_symstr);
+
+/* @count elements; one faulting element leaves the others alone */
+static nokprobe_inline void store_mem(const struct probe_insn *insn,
+				      struct probe_hit *h, unsigned long addr,
+				      bool user)
+{
+	u8 *p = h->rec + insn->dst;
+	unsigned int i;
+
+	if (likely(!pfa_read(p, addr, insn->size * insn->count, user)))
+		return;
+	for (i = 0; i < insn->count; i++, p += insn->size, addr += insn->size)
+		if (pfa_read(p, addr, insn->size, user))
+			memset(p, 0, insn->size);
+}
+
+static nokprobe_inline void apply_bitfield(const struct probe_insn *insn,
+					   struct probe_hit *h)
+{
+	u8 *p = h->rec + insn->dst;
+	unsigned int i;
+	u64 v;
+
+	for (i = 0; i < insn->count; i++, p += insn->size) {
+		v = get_scalar(p, insn->size) << insn->lshift;
+		put_scalar(p, insn->size, v >> insn->rshift);
+	}
+}
+
+/* A dereference before @insn faulted: store the field as a fault */
+static nokprobe_inline void store_fault(const struct probe_insn *insn,
+					struct probe_hit *h)
+{
+	unsigned int i;
+
+	switch (insn->op) {
+	case PROBE_OP_ST_RAW ... PROBE_OP_ST_UMEM:
+		memset(h->rec + insn->dst, 0, insn->size * insn->count);
+		break;
+	case PROBE_OP_ST_STR ... PROBE_OP_ST_FAULT:
+		for (i = 0; i < insn->count; i++)
+			put_loc(h, insn->dst + 4 * i, 0);
+		break;
+	}
+	/* size instructions count nothing for it */
+}
+
+static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
+				       unsigned long val)
+{
+	unsigned long addr = val + insn->arg;
+
+	switch (insn->op) {
+	case PROBE_OP_SZ_STR:
+	case PROBE_OP_SZ_USTR:
+		return strsize(addr, insn->op == PROBE_OP_SZ_USTR);
+	case PROBE_OP_SZ_STRS:
+	case PROBE_OP_SZ_USTRS:
+		return size_strs(insn, addr, insn->op == PROBE_OP_SZ_USTRS);
+	case PROBE_OP_SZ_SYMSTR:
+		return symstr_size(val);
+	case PROBE_OP_SZ_COMM:
+		return comm_size();
+	}
+	return 0;
+}
+
+/* Everything but the common cases of run() */
+static nokprobe_inline void finish(const struct probe_insn *insn,
+				   struct probe_hit *h, unsigned long val)
+{
+	unsigned long addr = val + insn->arg;
+
+	switch (insn->op) {
+	case PROBE_OP_ST_MEM:
+	case PROBE_OP_ST_UMEM:
+		store_mem(insn, h, addr, insn->op == PROBE_OP_ST_UMEM);
+		break;
+	case PROBE_OP_ST_STR:
+	case PROBE_OP_ST_USTR:
+		store_str(h, insn->dst, addr, insn->op == PROBE_OP_ST_USTR);
+		break;
+	case PROBE_OP_ST_STRS:
+	case PROBE_OP_ST_USTRS:
+		store_strs(insn, h, addr, insn->op == PROBE_OP_ST_USTRS);
+		break;
+	case PROBE_OP_ST_SYMSTR:
+		store_symstr(h, insn->dst, val);
+		break;
+	case PROBE_OP_ST_COMM:
+		store_text(h, insn->dst, pfa_comm(), comm_size());
+		break;
+	case PROBE_OP_ST_CONST:
+		store_text(h, insn->dst, (const char *)insn->arg, insn->size);
+		break;
+	case PROBE_OP_ST_FAULT:
+		store_fault(insn, h);
+		break;
+	case PROBE_OP_BITFIELD:
+		apply_bitfield(insn, h);
+		break;
+	default:
+		h->dyn += dyn_size_of(insn, val);
+		break;
+	}
+}
+
+/*
+ * Walk a program to its END.  Sources, dereferences and plain stores stay
+ * in this switch, with the value, the registers and the record in machine
+ * registers; everything else goes through finish().
+ */
+static nokprobe_inline void run(const struct probe_insn *insn,
+				struct probe_hit *h)
+{
+	struct pt_regs *regs = h->regs;
+	unsigned long val = 0, word;
+	u8 *rec = h->rec;
+
+	for (;; insn++) {
+		switch (insn->op) {
+		case PROBE_OP_END:
+			return;
+		case PROBE_OP_REG:
+			val = pfa_reg(regs, insn->arg);
+			break;
+		case PROBE_OP_STACK:
+			val = pfa_stack_nth(regs, insn->arg);
+			break;
+		case PROBE_OP_STACKP:
+			val = pfa_stack_pointer(regs);
+			break;
+		case PROBE_OP_RETVAL:
+			val = pfa_retval(regs);
+			break;
+		case PROBE_OP_ARG:
+			val = pfa_arg(regs, insn->arg);
+			break;
+		case PROBE_OP_EDATA:
+			val = h->edata[insn->arg];
+			break;
+		case PROBE_OP_IMM:
+			val = insn->arg;
+			break;
+		case PROBE_OP_DEREF:
+		case PROBE_OP_UDEREF:
+			if (likely(!pfa_read(&word, val + insn->arg, sizeof(word),
+					     insn->op == PROBE_OP_UDEREF))) {
+				val = word;
+				break;
+			}
+			insn += insn->aux;
+			store_fault(insn, h);
+			break;
+		case PROBE_OP_ST_RAW:
+			put_scalar(rec + insn->dst, insn->size, val);
+			break;
+		default:
+			finish(insn, h, val);
+			break;
+		}
+	}
+}
+
+/**
+ * probe_prog_save_entry - save what a return probe reads of the entry
+ * @prog: the compiled probe
+ * @regs: registers at the function entry
+ * @edata: room for probe_prog_edata_size() bytes
+ *
+ * Called from the entry handler of a return probe; the exit handler passes
+ * @edata on to probe_prog_dyn_size() and probe_prog_store().
+ */
+void probe_prog_save_entry(const struct probe_prog *prog,
+			   struct pt_regs *regs, unsigned long *edata)
+{
+	unsigned int i;
+
+	for (i = 0; i < prog->nr_edata; i++)
+		edata[i] = pfa_arg(regs, prog->edata[i]);
+}
+
+NOKPROBE_SYMBOL(probe_prog_save_entry);
+
+/**
+ * probe_prog_dyn_size - size the dynamic area of a record at a hit
+ * @prog: the compiled probe
+ * @regs: registers at the hit
+ * @edata: entry data of a return probe, or NULL
+ *
+ * Only worth calling when probe_prog_has_dyn().  Each string counts its
+ * NUL and at most PROBE_MAX_STRING bytes; one that faults counts nothing.
+ *
+ * Return: bytes of dynamic data probe_prog_store() will write, unless the
+ * memory changes in between.
+ */
+unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
+				 struct pt_regs *regs,
+				 const unsigned long *edata)
+{
+	struct probe_hit h = { .regs = regs, .edata = edata };
+
+	if (prog->size_insn)
+		run(prog->size_insn, &h);
+	return prog->dyn_const + h.dyn;
+}
+
+NOKPROBE_SYMBOL(probe_prog_dyn_size);
+
+/**
+ * probe_prog_store - fill in the argument fields of a record at a hit
+ * @prog: the compiled probe
+ * @regs: registers at the hit
+ * @edata: entry data of a return probe, or NULL
+ * @rec: the record; its first @prog->hdr_size bytes are left alone
+ * @rec_size: @prog->fixed_size plus the probe_prog_dyn_size() reserved
+ *
+ * Strings are cut to the room left, so a string that grew since it was
+ * sized cannot overrun the record.
+ *
+ * Return: bytes of dynamic data written, or 0 when @rec_size is smaller
+ * than the fixed part and nothing was written.
+ */
+unsigned int probe_prog_store(const struct probe_prog *prog,
+			      struct pt_regs *regs,
+			      const unsigned long *edata, void *rec,
+			      unsigned int rec_size)
+{
+	struct probe_hit h = {
+		.regs = regs,
+		.edata = edata,
+		.rec = rec,
+		.dyn = prog->fixed_size,
+		/* a __data_loc offset has 16 bits */
+		.end = min(rec_size, 0xffffU),
+	};
+
+	if (unlikely(rec_size < prog->fixed_size))
+		return 0;
+	run(prog->insn, &h);
+	return h.dyn - prog->fixed_size;
+}
+
+NOKPROBE_SYMBOL(probe_prog_store);
+
+/* ---- Compile: at probe creation ---- */
+
+/*
+ * The compiler runs twice over the definition: first with @prog NULL to
+ * count instructions, fields, symbols and text, then to fill the one
+ * allocation that holds them all.
+ */
+struct pf_build {
+	const struct tpp_def *def;
+	struct probe_prog *prog;	/* NULL while counting */
+	unsigned int nr_insn;		/* store program, so far */
+	unsigned int nr_size;		/* size program, so far */
+	unsigned int size_base;		/* size program's index in insn[] */
+	unsigned int nr_syms;
+	unsigned int nr_edata;
+	size_t text;			/* bytes of strings, so far */
+	char *texts;			/* where strings go */
+	unsigned int offset;		/* the next field */
+	unsigned int dyn_const;
+	bool has_dyn;
+	struct probe_insn scratch;	/* what emit() fills while counting */
+};
+
+/* Append an instruction to the store or the size program */
+static struct probe_insn *emit(struct pf_build *b, bool size_prog, u8 op,
+			       long arg)
+{
+	unsigned int *n = size_prog ? &b->nr_size : &b->nr_insn;
+	struct probe_insn *insn = &b->scratch;
+
+	if (b->prog)
+		insn = (size_prog ? b->prog->size_insn : b->prog->insn) + *n;
+	(*n)++;
+	memset(insn, 0, sizeof(*insn));
+	insn->op = op;
+	insn->count = 1;
+	insn->arg = arg;
+	return insn;
+}
+
+/* Copy a string into the program; NULL while counting */
+static const char *add_text(struct pf_build *b, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p = NULL;
+
+	if (b->prog) {
+		p = b->texts + b->text;
+		memcpy(p, s, len);
+	}
+	b->text += len;
+	return p;
+}
+
+/* $argN values go to entry data slots in order of first use */
+static unsigned int edata_slot(struct pf_build *b, unsigned long n)
+{
+	unsigned int i;
+
+	if (!b->prog)
+		return b->nr_edata++;	/* an upper bound */
+	for (i = 0; i < b->nr_edata; i++)
+		if (b->prog->edata[i] == n)
+			return i;
+	b->prog->edata[b->nr_edata] = n;
+	return b->nr_edata++;
+}
+
+static void add_sym(struct pf_build *b, const struct tpp_fetch *f,
+		    const char *name, unsigned int insn)
+{
+	struct probe_sym *sym;
+
+	if (b->prog) {
+		sym = &b->prog->syms[b->nr_syms];
+		sym->name = name;
+		sym->offset = f->val;
+		sym->err = f->sym_err;
+		sym->insn = insn;
+	}
+	b->nr_syms++;
+}
+
+static const u8 pf_src_ops[] = {
+	[TPP_SRC_REG] = PROBE_OP_REG,
+	[TPP_SRC_STACK] = PROBE_OP_STACK,
+	[TPP_SRC_STACKP] = PROBE_OP_STACKP,
+	[TPP_SRC_RETVAL] = PROBE_OP_RETVAL,
+	[TPP_SRC_ARG] = PROBE_OP_ARG,
+	[TPP_SRC_EARG] = PROBE_OP_EDATA,
+	[TPP_SRC_ADDR] = PROBE_OP_IMM,
+	[TPP_SRC_SYMBOL] = PROBE_OP_IMM,
+	[TPP_SRC_IMM] = PROBE_OP_IMM,
+};
+
+/* $comm and \"..." have no source: their store knows where to look */
+static int emit_source(struct pf_build *b, const struct tpp_fetch *f,
+		       bool size_prog, const char *text)
+{
+	long val = f->val;
+
+	if (f->src == TPP_SRC_COMM || f->src == TPP_SRC_IMMSTR)
+		return 0;
+	/* uprobe file offsets and eprobe fields have no kprobe meaning */
+	if (f->src >= ARRAY_SIZE(pf_src_ops) || !pf_src_ops[f->src])
+		return -EOPNOTSUPP;
+	if (f->src == TPP_SRC_EARG)
+		val = edata_slot(b, f->val);
+	if (f->src == TPP_SRC_SYMBOL) {
+		add_sym(b, f, text, size_prog ? b->size_base + b->nr_size :
+						b->nr_insn);
+		val = 0;	/* reads fault until the symbol is resolved */
+	}
+	emit(b, size_prog, pf_src_ops[f->src], val);
+	return 0;
+}
+
+/* The instruction that ends @arg in the store program */
+static u8 store_op(const struct tpp_arg *arg)
+{
+	bool deref = arg->fetch.nr_derefs;
+
+	switch (arg->store) {
+	case TPP_ST_RAW:
+		return PROBE_OP_ST_RAW;
+	case TPP_ST_MEM:
+		return PROBE_OP_ST_MEM;
+	case TPP_ST_UMEM:
+		return PROBE_OP_ST_UMEM;
+	case TPP_ST_SYMSTR:
+		return PROBE_OP_ST_SYMSTR;
+	case TPP_ST_USTRING:
+		if (arg->count)
+			return deref ? PROBE_OP_ST_USTRS : PROBE_OP_ST_FAULT;
+		return PROBE_OP_ST_USTR;
+	default:
+		break;
+	}
+	if (arg->fetch.src == TPP_SRC_COMM)
+		return PROBE_OP_ST_COMM;
+	if (arg->fetch.src == TPP_SRC_IMMSTR)
+		return PROBE_OP_ST_CONST;
+	/*
+	 * A string array needs pointers in memory.  6.12 accepts \IMM as the
+	 * value, stores the first element or two as faults and stops there.
+	 */
+	if (arg->count)
+		return deref ? PROBE_OP_ST_STRS : PROBE_OP_ST_FAULT;
+	return PROBE_OP_ST_STR;
+}
+
+/* The size instruction matching a store, or END when it needs none */
+static u8 size_op(u8 op)
+{
+	switch (op) {
+	case PROBE_OP_ST_STR:
+		return PROBE_OP_SZ_STR;
+	case PROBE_OP_ST_USTR:
+		return PROBE_OP_SZ_USTR;
+	case PROBE_OP_ST_STRS:
+		return PROBE_OP_SZ_STRS;
+	case PROBE_OP_ST_USTRS:
+		return PROBE_OP_SZ_USTRS;
+	case PROBE_OP_ST_SYMSTR:
+		return PROBE_OP_SZ_SYMSTR;
+	case PROBE_OP_ST_COMM:
+		return PROBE_OP_SZ_COMM;
+	}
+	return PROBE_OP_END;
+}
+
+/* Stores that read memory at value + offset take the last dereference */
+static bool takes_deref(const struct tpp_arg *arg, u8 op)
+{
+	return arg->fetch.nr_derefs &&
+	       (arg->fold || op == PROBE_OP_ST_STRS || op == PROBE_OP_ST_USTRS);
+}
+
+/* source [deref ...] store, or the same ending in its size instruction */
+static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
+		    bool size_prog, const char *text)
+{
+	const struct tpp_fetch *f = &arg->fetch;
+	unsigned int i, n = f->nr_derefs;
+	struct probe_insn *insn;
+	long offset = 0;
+	bool user = false;
+	int ret;
+
+	if (takes_deref(arg, op)) {
+		n--;
+		offset = f->deref[n].offset;
+		user = f->deref[n].user;
+	}
+	ret = emit_source(b, f, size_prog, text);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		insn = emit(b, size_prog, f->deref[i].user ? PROBE_OP_UDEREF :
+							     PROBE_OP_DEREF,
+			    f->deref[i].offset);
+		insn->aux = n - i;
+	}
+	insn = emit(b, size_prog, size_prog ? size_op(op) : op, offset);
+	insn->dst = b->offset;
+	insn->size = tpp_type_size(arg->type);
+	insn->count = arg->count ?: 1;
+	insn->aux = user;
+	if (op == PROBE_OP_ST_CONST) {
+		insn->arg = (long)text;
+		insn->size = strlen(f->str) + 1;
+	}
+	return 0;
+}
+
+/*
+ * The parser's shifts isolate the field in a container of bf_bytes; the
+ * interpreter shifts a u64 holding the element zero-extended, so both
+ * shifts grow by the bits the container lacks.  For BTF bitfields 6.12
+ * shifts a u64 over a smaller field, which keeps the same bits.
+ */
+static void emit_bitfield(struct pf_build *b, const struct tpp_arg *arg)
+{
+	unsigned int pad = 64 - 8 * arg->bf_bytes;
+	struct probe_insn *insn;
+
+	/* a field as wide as its container needs nothing */
+	if (!arg->bf_bytes || !arg->bf_rshift)
+		return;
+	insn = emit(b, false, PROBE_OP_BITFIELD, 0);
+	insn->dst = b->offset;
+	insn->size = tpp_type_size(arg->type);
+	insn->count = arg->count ?: 1;
+	insn->lshift = arg->bf_lshift + pad;
+	insn->rshift = arg->bf_rshift + pad;
+}
+
+/* "u8", "u8[4]", "__data_loc char[]", "__data_loc char[][4]" */
+static void add_field(struct pf_build *b, const struct tpp_arg *arg,
+		      unsigned int i)
+{
+	const char *type = pf_types[arg->type].field;
+	struct probe_field *f = NULL;
+	const char *name;
+	char buf[32];
+
+	if (b->prog)
+		f = &b->prog->fields[i];
+	if (arg->count) {
+		snprintf(buf, sizeof(buf), "%s[%u]", type, arg->count);
+		type = add_text(b, buf);
+	}
+	name = add_text(b, arg->name);
+	if (!f)
+		return;
+	f->name = name;
+	f->type = type;
+	f->offset = b->offset;
+	f->size = tpp_type_size(arg->type) * (arg->count ?: 1);
+	f->count = arg->count;
+	f->is_signed = pf_types[arg->type].kind == PF_SIGNED ||
+		       pf_types[arg->type].kind == PF_STRING;
+	f->tpp_type = arg->type;
+}
+
+static int emit_arg(struct pf_build *b, unsigned int i)
+{
+	const struct tpp_arg *arg = &b->def->args[i];
+	const char *text = arg->fetch.str ? add_text(b, arg->fetch.str) : NULL;
+	u8 op = store_op(arg);
+	int ret;
+
+	add_field(b, arg, i);
+	ret = emit_run(b, arg, op, false, text);
+	if (ret)
+		return ret;
+	emit_bitfield(b, arg);
+	if (pf_types[arg->type].kind == PF_STRING)
+		b->has_dyn = true;
+	if (op == PROBE_OP_ST_CONST)
+		b->dyn_const += strlen(arg->fetch.str) + 1;
+	else if (size_op(op) != PROBE_OP_END)
+		ret = emit_run(b, arg, op, true, text);
+	b->offset += tpp_type_size(arg->type) * (arg->count ?: 1);
+	return ret;
+}
+
+static int build(struct pf_build *b)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < b->def->nr_args; i++) {
+		ret = emit_arg(b, i);
+		if (ret)
+			return ret;
+	}
+	emit(b, false, PROBE_OP_END, 0);
+	if (b->nr_size)
+		emit(b, true, PROBE_OP_END, 0);
+	return 0;
+}
+
+/* One allocation, laid out by decreasing alignment */
+static struct probe_prog *alloc_prog(const struct pf_build *c)
+{
+	unsigned int nr_insn = c->nr_insn + c->nr_size;
+	struct probe_prog *prog;
+
+	prog = kzalloc(sizeof(*prog) + nr_insn * sizeof(*prog->insn) +
+		       c->def->nr_args * sizeof(*prog->fields) +
+		       c->nr_syms * sizeof(*prog->syms) +
+		       c->nr_edata * sizeof(*prog->edata) + c->text,
+		       GFP_KERNEL);
+	if (!prog)
+		return NULL;
+	prog->insn = (struct probe_insn *)(prog + 1);
+	if (c->nr_size)
+		prog->size_insn = prog->insn + c->nr_insn;
+	prog->fields = (struct probe_field *)(prog->insn + nr_insn);
+	prog->syms = (struct probe_sym *)(prog->fields + c->def->nr_args);
+	prog->edata = (u16 *)(prog->syms + c->nr_syms);
+	return prog;
+}
+
+/**
+ * probe_prog_compile - compile a parsed probe for its hits
+ * @def: the definition, from tpp_parse_kprobe(); not referenced afterwards
+ * @hdr_size: bytes of the record header before the first argument
+ *	(a kprobe's trace_entry and ip: 16 on 64-bit; a kretprobe's: 24)
+ *
+ * @SYM arguments read nothing (they fault) until
+ * probe_prog_resolve_symbols() has run.
+ *
+ * Return: a program to release with probe_prog_free(), or an ERR_PTR():
+ * -ENOMEM, -E2BIG when @hdr_size pushes fields past 64K, or -EOPNOTSUPP
+ * for a value kprobes have no use for (a uprobe file offset or an eprobe
+ * field).
+ */
+struct probe_prog *probe_prog_compile(const struct tpp_def *def,
+				      unsigned int hdr_size)
+{
+	struct pf_build c = { .def = def, .offset = hdr_size };
+	struct pf_build b = { .def = def, .offset = hdr_size };
+	struct probe_prog *prog;
+	int ret;
+
+	ret = build(&c);
+	if (ret)
+		return ERR_PTR(ret);
+	/* fields are placed with u16 offsets, and __data_loc has 16 bits */
+	if (c.offset > 0xffff)
+		return ERR_PTR(-E2BIG);
+	prog = alloc_prog(&c);
+	if (!prog)
+		return ERR_PTR(-ENOMEM);
+	b.prog = prog;
+	b.size_base = c.nr_insn;
+	b.texts = (char *)(prog->edata + c.nr_edata);
+	/* cannot fail: the counting pass went the same way */
+	build(&b);
+	prog->hdr_size = hdr_size;
+	prog->fixed_size = b.offset;
+	prog->dyn_const = b.dyn_const;
+	prog->is_return = def->is_return;
+	prog->has_dyn = b.has_dyn;
+	prog->nr_fields = def->nr_args;
+	prog->nr_edata = b.nr_edata;
+	prog->nr_syms = b.nr_syms;
+	return prog;
+}
+
+/**
+ * probe_prog_free - release a compiled probe
+ * @prog: from probe_prog_compile(); NULL and error pointers are ignored
+ */
+void probe_prog_free(struct probe_prog *prog)
+{
+	if (!IS_ERR_OR_NULL(prog))
+		kfree(prog);
+}
+
+/**
+ * probe_prog_resolve_symbols - point @SYM arguments at their symbols
+ * @prog: the compiled probe, not yet armed
+ * @lookup: kallsyms_lookup_name() or a stand-in
+ * @priv: passed to @lookup
+ *
+ * Called when the probe is registered, and again whenever it is
+ * re-registered (a module came back), as 6.12 resolves @SYM then.
+ *
+ * Return: 0, -EINVAL for an @SYM whose offset did not parse, or -ENOENT
+ * for an unknown symbol; on an error some references may be patched.
+ */
+int probe_prog_resolve_symbols(struct probe_prog *prog,
+			       probe_sym_lookup_t lookup, void *priv)
+{
+	const struct probe_sym *sym;
+	unsigned long addr;
+	unsigned int i;
+
+	for (i = 0; i < prog->nr_syms; i++) {
+		sym = &prog->syms[i];
+		if (sym->err)
+			return sym->err;
+		addr = lookup(priv, sym->name);
+		if (!addr)
+			return -ENOENT;
+		prog->insn[sym->insn].arg = addr + sym->offset;
+	}
+	return 0;
+}
+
+/* ---- Print: reading the trace and the format file ---- */
+
+/* A __data_loc that does not lie inside the record prints as a fault */
+static void print_string(struct trace_seq *s, const u8 *rec,
+			 unsigned int rec_size, u32 loc)
+{
+	u32 len = probe_loc_len(loc);
+	u32 at = probe_loc_offset(loc);
+
+	if (!len || at + len > rec_size)
+		trace_seq_puts(s, "(fault)");
+	else
+		trace_seq_printf(s, "\"%.*s\"", (int)len, rec + at);
+}
+
+static void print_symbol(struct trace_seq *s, unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	pfa_sprint_symbol(buf, addr);
+	trace_seq_puts(s, buf);
+}
+
+/* One element at @at, as 6.12 prints its type; 64-bit wide is the same */
+static void print_value(struct trace_seq *s, const struct probe_field *f,
+			const u8 *rec, unsigned int rec_size, unsigned int at)
+{
+	unsigned int size = tpp_type_size(f->tpp_type);
+	unsigned int pad = 64 - 8 * size;
+	u64 v = get_scalar(rec + at, size);
+
+	switch (pf_types[f->tpp_type].kind) {
+	case PF_STRING:
+		print_string(s, rec, rec_size, v);
+		break;
+	case PF_SYMBOL:
+		print_symbol(s, v);
+		break;
+	case PF_CHAR:
+		trace_seq_printf(s, "'%c'", (int)v);
+		break;
+	case PF_SIGNED:
+		trace_seq_printf(s, "%lld", (long long)(v << pad) >> pad);
+		break;
+	case PF_HEX:
+		trace_seq_printf(s, "0x%llx", (unsigned long long)v);
+		break;
+	default:
+		trace_seq_printf(s, "%llu", (unsigned long long)v);
+		break;
+	}
+}
+
+/**
+ * probe_prog_print - print the arguments of a record, as a trace line ends
+ * @prog: the compiled probe that wrote @rec
+ * @rec: the record
+ * @rec_size: its size; nothing outside it is read
+ * @s: where the text goes: " name=value" for each argument, arrays as
+ *	"{a,b}", strings quoted or "(fault)"
+ *
+ * Return: 0, -EINVAL for a record smaller than its fixed part, or
+ * -EOVERFLOW when @s filled up.
+ */
+int probe_prog_print(const struct probe_prog *prog, const void *rec,
+		     unsigned int rec_size, struct trace_seq *s)
+{
+	const struct probe_field *f;
+	unsigned int i, j, at;
+
+	if (rec_size < prog->fixed_size)
+		return -EINVAL;
+	for (i = 0; i < prog->nr_fields; i++) {
+		f = &prog->fields[i];
+		trace_seq_printf(s, " %s=", f->name);
+		if (!f->count) {
+			print_value(s, f, rec, rec_size, f->offset);
+			continue;
+		}
+		trace_seq_putc(s, '{');
+		for (j = 0, at = f->offset; j < f->count; j++) {
+			print_value(s, f, rec, rec_size, at);
+			trace_seq_putc(s, j + 1 < f->count ? ',' : '}');
+			at += tpp_type_size(f->tpp_type);
+		}
+	}
+	return trace_seq_has_overflowed(s) ? -EOVERFLOW : 0;
+}
+
+/* snprintf() that keeps counting past the end of the buffer */
+struct pf_fmt {
+	char *buf;
+	int len;
+	int pos;
+};
+
+static __printf(2, 3) void fmt_add(struct pf_fmt *p, const char *fmt, ...)
+{
+	int left = p->pos < p->len ? p->len - p->pos : 0;
+	va_list args;
+
+	va_start(args, fmt);
+	p->pos += vsnprintf(left ? p->buf + p->pos : NULL, left, fmt, args);
+	va_end(args);
+}
+
+/* " name=conv" or " name={conv,conv}" */
+static void fmt_conv(struct pf_fmt *p, const struct probe_field *f)
+{
+	const char *conv = pf_types[f->tpp_type].conv;
+	unsigned int j;
+
+	fmt_add(p, " %s=", f->name);
+	if (!f->count) {
+		fmt_add(p, "%s", conv);
+		return;
+	}
+	for (j = 0; j < f->count; j++)
+		fmt_add(p, "%c%s", j ? ',' : '{', conv);
+	fmt_add(p, "}");
+}
+
+/* ", REC->name" or ", __get_str(name)", per element for arrays */
+static void fmt_args(struct pf_fmt *p, const struct probe_field *f)
+{
+	bool str = pf_types[f->tpp_type].kind == PF_STRING;
+	unsigned int j;
+
+	if (!f->count) {
+		fmt_add(p, str ? ", __get_str(%s)" : ", REC->%s", f->name);
+		return;
+	}
+	for (j = 0; j < f->count; j++)
+		fmt_add(p, str ? ", __get_str(%s[%u])" : ", REC->%s[%u]",
+			f->name, j);
+}
+
+/**
+ * probe_prog_print_fmt - the "print fmt:" of the event's format file
+ * @prog: the compiled probe
+ * @buf: where the text goes, NUL-terminated; may be NULL when @len is 0
+ * @len: size of @buf
+ *
+ * Called once with a NULL @buf to size the allocation, as with snprintf().
+ *
+ * Return: the length of the whole text, NUL excluded, even when it did not
+ * fit in @buf.
+ */
+int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len)
+{
+	struct pf_fmt p = { .buf = buf, .len = len };
+	unsigned int i;
+
+	fmt_add(&p, "\"%s", prog->is_return ? "(%lx <- %lx)" : "(%lx)");
+	for (i = 0; i < prog->nr_fields; i++)
+		fmt_conv(&p, &prog->fields[i]);
+	fmt_add(&p, "\"%s", prog->is_return ?
+		", REC->__probe_func, REC->__probe_ret_ip" :
+		", REC->__probe_ip");
+	for (i = 0; i < prog->nr_fields; i++)
+		fmt_args(&p, &prog->fields[i]);
+	return p.pos;
+}

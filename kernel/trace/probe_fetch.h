@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fetch programs: a parsed probe definition (struct tpp_def) compiled, once,
+ * into one flat instruction array for all of the probe's arguments, plus the
+ * layout and print formats of the records it writes.  At a hit the probe
+ * handler only walks the array:
+ *
+ *	dsize = probe_prog_has_dyn(prog) ?
+ *		probe_prog_dyn_size(prog, regs, edata) : 0;
+ *	rec = <reserve prog->fixed_size + dsize bytes>;
+ *	<fill in the header: struct trace_entry, then ip or func/ret_ip>;
+ *	probe_prog_store(prog, regs, edata, rec, prog->fixed_size + dsize);
+ *
+ * A record is what 6.12 writes: the probe's header (@hdr_size bytes), one
+ * field per argument in order, each at its natural size and packed without
+ * padding, then the dynamic area with the strings the fields' __data_loc
+ * words point at, in argument order.
+ *
+ * Return probes that read $argN save the arguments when the function is
+ * entered: probe_prog_save_entry() fills @nr_edata longs that the exit
+ * handler passes back as @edata.
+ */
+#ifndef _TRACE_PROBE_FETCH_H
+#define _TRACE_PROBE_FETCH_H
+
+#include <linux/types.h>
+
+#include "probe_parse.h"
+
+struct pt_regs;
+struct trace_seq;
+struct probe_insn;
+struct probe_sym;
+
+/* Longest string one field stores, NUL included (6.12: PATH_MAX) */
+#define PROBE_MAX_STRING	4096
+
+/* __data_loc: the data's length << 16 | its offset from the record start */
+static inline u32 probe_data_loc(u32 len, u32 offset)
+{
+	return len << 16 | (offset & 0xffff);
+}
+
+static inline u32 probe_loc_len(u32 loc)
+{
+	return loc >> 16;
+}
+
+static inline u32 probe_loc_offset(u32 loc)
+{
+	return loc & 0xffff;
+}
+
+/**
+ * struct probe_field - one argument's field in the record
+ * @name: the argument's name
+ * @type: its type as the format file's "field:" line spells it, e.g.
+ *	"u64", "s32", "__data_loc char[]", "u8[4]" (what to hand to
+ *	trace_define_field())
+ * @offset: from the record start
+ * @size: bytes, all elements of an array
+ * @count: array elements, 0 for a scalar
+ * @is_signed: the format file's "signed:" flag
+ * @tpp_type: enum tpp_type of the elements
+ */
+struct probe_field {
+	const char *name;
+	const char *type;
+	u16 offset;
+	u16 size;
+	u8 count;
+	bool is_signed;
+	u8 tpp_type;
+};
+
+/**
+ * struct probe_prog - a compiled probe: program, layout, symbols
+ * @hdr_size: bytes of the probe's header before the first argument
+ * @fixed_size: @hdr_size plus all argument fields: where dynamic data starts
+ * @dyn_const: bytes of dynamic data whose size is known at compile time
+ *	(immediate strings)
+ * @is_return: a return probe (print fmt "(%lx <- %lx)")
+ * @has_dyn: the record has a dynamic area (some string field)
+ * @nr_fields: argument fields, one per argument
+ * @fields: the fields, in record order
+ * @nr_edata: longs of entry data a return probe saves
+ * @edata: argument index (from 0) saved in each entry data slot
+ * @nr_syms: @SYM references that probe_prog_resolve_symbols() patches
+ * @syms: those references
+ * @insn: the store program, ending in an END instruction
+ * @size_insn: the program that sizes the dynamic area at a hit, or NULL
+ *	when @dyn_const says it all
+ *
+ * Allocated in one piece by probe_prog_compile() and never changed after
+ * probe_prog_resolve_symbols(), so any number of CPUs may run it at once.
+ */
+struct probe_prog {
+	unsigned int hdr_size;
+	unsigned int fixed_size;
+	unsigned int dyn_const;
+	bool is_return;
+	bool has_dyn;
+	unsigned int nr_fields;
+	struct probe_field *fields;
+	unsigned int nr_edata;
+	u16 *edata;
+	unsigned int nr_syms;
+	struct probe_sym *syms;
+	struct probe_insn *insn;
+	struct probe_insn *size_insn;
+};
+
+/* Looks up a kernel symbol for @SYM; returns 0 when there is none */
+typedef unsigned long (*probe_sym_lookup_t)(void *priv, const char *name);
+
+struct probe_prog *probe_prog_compile(const struct tpp_def *def,
+				      unsigned int hdr_size);
+void probe_prog_free(struct probe_prog *prog);
+int probe_prog_resolve_symbols(struct probe_prog *prog,
+			       probe_sym_lookup_t lookup, void *priv);
+
+void probe_prog_save_entry(const struct probe_prog *prog,
+			   struct pt_regs *regs, unsigned long *edata);
+unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
+				 struct pt_regs *regs,
+				 const unsigned long *edata);
+unsigned int probe_prog_store(const struct probe_prog *prog,
+			      struct pt_regs *regs,
+			      const unsigned long *edata, void *rec,
+			      unsigned int rec_size);
+
+int probe_prog_print(const struct probe_prog *prog, const void *rec,
+		     unsigned int rec_size, struct trace_seq *s);
+int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len);
+
+static inline bool probe_prog_has_dyn(const struct probe_prog *prog)
+{
+	return prog->has_dyn;
+}
+
+static inline unsigned int probe_prog_edata_size(const struct probe_prog *prog)
+{
+	return prog->nr_edata * sizeof(unsigned long);
+}
+
+#endif /* _TRACE_PROBE_FETCH_H */
