@@ -58,6 +58,20 @@ def cmd_build(args):
     return 0
 
 
+def cmd_make(args):
+    """Compile single targets, e.g. kernel/trace/trace_kprobe.o."""
+    args.targets = ([args.log] if args.log else []) + args.targets
+    if not args.targets:
+        raise SystemExit("usage: ktest make TARGET...")
+    for name in args.arches:
+        a = archmod.get(name)
+        deps.ensure(a)
+        b = kbuild.Build(args.kernel, a, debug=args.debug)
+        b.targets(*args.targets)
+        log(f"{name}: made {' '.join(args.targets)} in {b.dir}")
+    return 0
+
+
 def cmd_run(args):
     b, base, _ = _prepare(args, args.arches[0])
     rundir = _rundir(args.kernel, b.arch.name, "run")
@@ -153,7 +167,7 @@ def cmd_deps(args):
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="ktest", description=__doc__)
     p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
-                                       "check", "parse"])
+                                       "check", "parse", "make"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
                    help="x86_64, arm64, or a blank-separated list")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
@@ -172,6 +186,7 @@ def parse_args(argv):
     p.add_argument("--verbose", "-v", action="store_true",
                    default=os.environ.get("V", "0") not in ("", "0"))
     p.add_argument("log", nargs="?", help="console log (parse)")
+    p.add_argument("targets", nargs="*", help="kbuild targets (make)")
     args = p.parse_args(argv)
     default = list(archmod.ARCHES) if args.command in ("check", "build",
                                                        "deps") \

@@ -97,6 +97,13 @@ class Build:
                              "\n  ".join(missing))
         open(stamp, "w").close()
 
+    def targets(self, *targets):
+        """Sync the source, configure, make just @targets (e.g. one .o)."""
+        self.src = tree.source(self.kernel)
+        self.configure()
+        self._logged_make("targets", *targets)
+        return self
+
     def build(self):
         """Sync the source, configure, build image and modules."""
         self.src = tree.source(self.kernel)
