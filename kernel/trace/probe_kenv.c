@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The running kernel behind the probe definition parser (see probe_kenv.h):
+ * register names from the architecture's table, symbol counts from
+ * kallsyms, function entries from kprobes, and BTF from probe_btf.c.
+ */
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/limits.h>
+#include <linux/module.h>
+#include <linux/probe_regs.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+#include <linux/thread_info.h>
+
+#include "probe_kenv.h"
+
+/* 6.12 bounds both $stackN and $argN by the words of a kernel stack */
+#define KENV_STACK_WORDS	(THREAD_SIZE / sizeof(unsigned long))
+
+struct kenv_count {
+	const char *name;
+	unsigned int n;
+};
+
+static int kenv_reg_offset(void *priv, const char *name)
+{
+	return probe_arch_reg_offset(name);
+}
+
+/* kallsyms already matched the name: every call is one more symbol */
+static int kenv_count_match(void *data, unsigned long addr)
+{
+	struct kenv_count *c = data;
+
+	c->n++;
+	return 0;
+}
+
+static int kenv_count_named(void *data, const char *name, unsigned long addr)
+{
+	struct kenv_count *c = data;
+
+	if (!strcmp(name, c->name))
+		c->n++;
+	return 0;
+}
+
+#ifdef CONFIG_MODULES
+/* A reference on module @name, or NULL when it is not loaded or going away */
+static struct module *kenv_module_get(const char *name)
+{
+	struct module *mod;
+	bool live;
+
+	rcu_read_lock_sched();	/* what find_module() needs */
+	mod = find_module(name);
+	live = mod && try_module_get(mod);
+	rcu_read_unlock_sched();
+	return live ? mod : NULL;
+}
+#else
+static struct module *kenv_module_get(const char *name)
+{
+	return NULL;
+}
+#endif
+
+/**
+ * probe_kenv_sym_count() - count the kallsyms entries of a name
+ * @mod: a module name, or NULL for vmlinux and every loaded module
+ * @sym: the symbol name
+ *
+ * A module that is being removed counts as not loaded, as in 6.12.
+ *
+ * Return: how many symbols are called @sym (in @mod when given), or
+ * -ENODEV when @mod is given but not loaded.
+ */
+int probe_kenv_sym_count(const char *mod, const char *sym)
+{
+	struct kenv_count c = { .name = sym };
+	struct module *owner = NULL;
+
+	if (mod) {
+		owner = kenv_module_get(mod);
+		if (!owner)
+			return -ENODEV;
+	} else {
+		kallsyms_on_each_match_symbol(kenv_count_match, sym, &c);
+	}
+	module_kallsyms_on_each_symbol(mod, kenv_count_named, &c);
+	module_put(owner);
+	return min_t(unsigned int, c.n, INT_MAX);
+}
+
+static int kenv_sym_count(void *priv, const char *mod, const char *sym)
+{
+	return probe_kenv_sym_count(mod, sym);
+}
+
+/* "[MOD:]SYM": kprobes looks the name up itself */
+static int kenv_func_entry(void *priv, const char *sym, unsigned long offset)
+{
+	return kprobe_on_func_entry(NULL, sym, offset);
+}
+
+/**
+ * probe_kenv_init() - set up the kernel's answers for one parse
+ * @ke: the environment to fill; &ke->env goes to the parser
+ *
+ * Pair every call with probe_kenv_destroy() once the parse returned.
+ * $argN is offered only where the architecture can fetch arguments, and
+ * BTF only with CONFIG_PROBE_EVENTS_BTF_ARGS.  &ke->env.event_field is
+ * NULL.  Only the BTF ops use &ke->env.priv, so an eprobe caller may point
+ * it at its event for its own event_field once it clears &ke->env.btf.
+ */
+void probe_kenv_init(struct probe_kenv *ke)
+{
+	bool args = IS_ENABLED(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API);
+
+	*ke = (struct probe_kenv) {
+		.env = {
+			.priv = &ke->btf,
+			.reg_offset = kenv_reg_offset,
+			.sym_count = kenv_sym_count,
+			.func_entry = kenv_func_entry,
+			.max_stack = KENV_STACK_WORDS,
+			.max_arg = args ? KENV_STACK_WORDS : 0,
+			.dentry_name_off = offsetof(struct dentry, d_name.name),
+			.file_dentry_off = offsetof(struct file, f_path.dentry),
+		},
+	};
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		ke->env.btf = &probe_btf_ops;
+}
+
+/**
+ * probe_kenv_destroy() - drop what a parse left in its environment
+ * @ke: an environment set up by probe_kenv_init()
+ *
+ * Releases the cached BTF.  @ke may be set up again afterwards.
+ */
+void probe_kenv_destroy(struct probe_kenv *ke)
+{
+	probe_btf_release(&ke->btf);
+}
