@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe events: the ftrace event that probe points write, its fields,
+ * printer, registration and enable bookkeeping.  See probe_event.h.
+ */
+#define pr_fmt(fmt)	"trace_probe: " fmt
+
+#include <linux/slab.h>
+#include <linux/trace_events.h>
+
+#include "trace.h"
+#include "trace_output.h"
+#include "probe_event.h"
+
+/* ---- Fields and printing ---- */
+
+static int pev_field(struct trace_event_call *call, const char *type,
+		     const char *name, unsigned int offset, unsigned int size,
+		     bool is_signed)
+{
+	return trace_define_field(call, type, name, offset, size, is_signed,
+				  FILTER_OTHER);
+}
+
+static int pev_define_head(struct trace_event_call *call,
+			   enum pev_head head)
+{
+	const unsigned int at = sizeof(struct trace_entry);
+	const unsigned int sz = sizeof(unsigned long);
+	int ret;
+
+	if (head == PEV_HEAD_IP)
+		return pev_field(call, "unsigned long", "__probe_ip", at, sz,
+				 false);
+	ret = pev_field(call, "unsigned long", "__probe_func", at, sz, false);
+	if (ret)
+		return ret;
+	return pev_field(call, "unsigned long", "__probe_ret_ip", at + sz, sz,
+			 false);
+}
+
+static int pev_define_fields(struct trace_event_call *call)
+{
+	struct pev *ev = pev_from_call(call);
+	const struct probe_field *f;
+	unsigned int i;
+	int ret;
+
+	ret = pev_define_head(call, ev->head);
+	for (i = 0; !ret && i < ev->layout->nr_fields; i++) {
+		f = &ev->layout->fields[i];
+		ret = pev_field(call, f->type, f->name, f->offset, f->size,
+				f->is_signed);
+	}
+	return ret;
+}
+
+static struct trace_event_fields pev_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = pev_define_fields },
+	{}
+};
+
+/* "NAME: (where)" then the arguments */
+static enum print_line_t pev_print(struct trace_iterator *iter, int flags,
+				   struct trace_event *event)
+{
+	struct pev *ev = container_of(event, struct pev, call.event);
+	const unsigned long *head = (void *)(iter->ent + 1);
+	struct trace_seq *s = &iter->seq;
+
+	trace_seq_printf(s, "%s: (", pev_name(ev));
+	if (ev->head == PEV_HEAD_RET) {
+		if (!seq_print_ip_sym(s, head[1], flags | TRACE_ITER_SYM_OFFSET))
+			goto out;
+		trace_seq_puts(s, " <- ");
+		flags &= ~TRACE_ITER_SYM_OFFSET;
+	} else {
+		flags |= TRACE_ITER_SYM_OFFSET;
+	}
+	if (!seq_print_ip_sym(s, head[0], flags))
+		goto out;
+	trace_seq_putc(s, ')');
+	if (probe_prog_print(ev->layout, iter->ent, iter->ent_size, s))
+		goto out;
+	trace_seq_putc(s, '\n');
+out:
+	return trace_handle_return(s);
+}
+
+static int pev_set_print_fmt(struct pev *ev)
+{
+	int len = probe_prog_print_fmt(ev->layout, NULL, 0);
+
+	ev->call.print_fmt = kmalloc(len + 1, GFP_KERNEL);
+	if (!ev->call.print_fmt)
+		return -ENOMEM;
+	probe_prog_print_fmt(ev->layout, ev->call.print_fmt, len + 1);
+	return 0;
+}
+
+/* ---- Life cycle ---- */
+
+/**
+ * pev_alloc - a new, unregistered probe event for a parsed definition
+ * @def: gives the group, the event name and the fields
+ * @head: record header kind
+ * @ops: the probe type's arm/disarm callbacks
+ * @type_flag: TRACE_EVENT_FL_KPROBE and the like
+ *
+ * Return: the event, or an ERR_PTR().
+ */
+struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
+		      const struct pev_ops *ops, int type_flag)
+{
+	struct pev *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+
+	if (!ev)
+		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&ev->members);
+	INIT_LIST_HEAD(&ev->links);
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->head = head;
+	ev->ops = ops;
+	ev->layout = probe_prog_compile(def, pev_head_size(head));
+	if (IS_ERR(ev->layout)) {
+		int ret = PTR_ERR(ev->layout);
+
+		ev->layout = NULL;
+		pev_free(ev);
+		return ERR_PTR(ret);
+	}
+	ev->call.name = kstrdup(def->event, GFP_KERNEL);
+	ev->class.system = kstrdup(def->group, GFP_KERNEL);
+	if (!ev->call.name || !ev->class.system || pev_set_print_fmt(ev)) {
+		pev_free(ev);
+		return ERR_PTR(-ENOMEM);
+	}
+	ev->funcs.trace = pev_print;
+	ev->call.event.funcs = &ev->funcs;
+	ev->call.class = &ev->class;
+	ev->call.flags = type_flag;
+	ev->call.data = ev;
+	ev->class.fields_array = pev_fields_array;
+	ev->class.reg = pev_reg;
+	return ev;
+}
+
+/**
+ * pev_free - release an event that is not (or no longer) registered
+ * @ev: the event, or NULL
+ */
+void pev_free(struct pev *ev)
+{
+	if (!ev)
+		return;
+	probe_prog_free(ev->layout);
+	kfree(ev->call.print_fmt);
+	kfree(ev->call.name);
+	kfree(ev->class.system);
+	kfree(ev);
+}
+
+/**
+ * pev_find - the event called @group/@event, of any kind
+ * @group: its system
+ * @event: its name
+ *
+ * Return: its call, or NULL.  Caller holds event_mutex.
+ */
+struct pev *pev_find(const char *group, const char *event)
+{
+	struct trace_event_call *call;
+	const char *name;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!call->class->system || strcmp(group, call->class->system))
+			continue;
+		name = trace_event_name(call);
+		if (name && !strcmp(event, name))
+			return call->class->reg == pev_reg ? call->data :
+				ERR_PTR(-EEXIST);
+	}
+	return NULL;
+}
+
+/**
+ * pev_register - make the event visible under events/GRP/EVENT
+ * @ev: from pev_alloc()
+ *
+ * Return: 0, -EEXIST when the name is taken, or another negative errno.
+ * Caller holds event_mutex.
+ */
+int pev_register(struct pev *ev)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (pev_find(pev_group(ev), pev_name(ev)))
+		return -EEXIST;
+	if (!register_trace_event(&ev->call.event))
+		return -ENODEV;
+	ret = trace_add_event_call(&ev->call);
+	if (ret)
+		unregister_trace_event(&ev->call.event);
+	return ret;
+}
+
+/**
+ * pev_unregister - remove the event from tracefs
+ * @ev: a registered event
+ *
+ * Return: 0, or -EBUSY while enabled or in use (then nothing changed).
+ * Caller holds event_mutex.
+ */
+int pev_unregister(struct pev *ev)
+{
+	lockdep_assert_held(&event_mutex);
+	if (pev_enabled(ev) || trace_event_dyn_busy(&ev->call))
+		return -EBUSY;
+	return trace_remove_event_call(&ev->call);
+}
+
+/* ---- Enable and disable ---- */
+
+static int pev_enable(struct pev *ev, struct trace_event_file *file)
+{
+	bool was = pev_enabled(ev);
+	struct pev_link *link = NULL;
+	int ret;
+
+	if (file) {
+		link = kmalloc(sizeof(*link), GFP_KERNEL);
+		if (!link)
+			return -ENOMEM;
+		link->file = file;
+		list_add_tail_rcu(&link->list, &ev->links);
+		WRITE_ONCE(ev->flags, ev->flags | PEV_F_TRACE);
+	} else {
+		WRITE_ONCE(ev->flags, ev->flags | PEV_F_PERF);
+	}
+	if (was)
+		return 0;
+	ret = ev->ops->arm(ev);
+	if (!ret)
+		return 0;
+	WRITE_ONCE(ev->flags, 0);
+	if (link) {
+		list_del_rcu(&link->list);
+		kfree_rcu(link, rcu);
+	}
+	return ret;
+}
+
+static struct pev_link *pev_link_of(struct pev *ev,
+				    struct trace_event_file *file)
+{
+	struct pev_link *link;
+
+	list_for_each_entry(link, &ev->links, list)
+		if (link->file == file)
+			return link;
+	return NULL;
+}
+
+static int pev_disable(struct pev *ev, struct trace_event_file *file)
+{
+	struct pev_link *link = NULL;
+	unsigned int flags = ev->flags;
+
+	if (file) {
+		link = pev_link_of(ev, file);
+		if (!link)
+			return -ENOENT;
+		list_del_rcu(&link->list);
+		if (list_empty(&ev->links))
+			flags &= ~PEV_F_TRACE;
+	} else {
+		flags &= ~PEV_F_PERF;
+	}
+	WRITE_ONCE(ev->flags, flags);
+	if (!flags)
+		ev->ops->disarm(ev);
+	if (link) {
+		/* handlers still walking @links finish before it goes */
+		synchronize_rcu();
+		kfree(link);
+	}
+	return 0;
+}
+
+/**
+ * pev_reg - &trace_event_class.reg of every probe event
+ * @call: the event
+ * @type: what ftrace or perf asks
+ * @data: the trace_event_file for TRACE_REG_(UN)REGISTER
+ *
+ * Return: 0 or a negative errno.  Called under event_mutex.
+ */
+int pev_reg(struct trace_event_call *call, enum trace_reg type, void *data)
+{
+	struct pev *ev = pev_from_call(call);
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return pev_enable(ev, data);
+	case TRACE_REG_UNREGISTER:
+		return pev_disable(ev, data);
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		return pev_enable(ev, NULL);
+	case TRACE_REG_PERF_UNREGISTER:
+		return pev_disable(ev, NULL);
+#endif
+	default:
+		return 0;
+	}
+}
