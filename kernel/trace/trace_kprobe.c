@@ -1,0 +1,1407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobe-based event tracer: probe definitions written to kprobe_events or
+ * dynamic_events become ftrace events that kprobes and kretprobes write.
+ *
+ * A definition goes through three steps.  The pure parser (probe_parse.c)
+ * turns the text into a tree, or an error with its caret; the compiler
+ * (probe_fetch.c) turns the tree into one flat fetch program; this file
+ * registers the kprobe and attaches it to a probe event (probe_event.c),
+ * new or existing.  At a hit the handler only walks the program.
+ *
+ * Locking: definitions, events and the dyn_event list change under
+ * event_mutex; the handlers read the event's flags and trace files under
+ * RCU, since kprobe handlers run with preemption disabled.
+ */
+#define pr_fmt(fmt)	"trace_kprobe: " fmt
+
+#include <linux/bpf-cgroup.h>
+#include <linux/error-injection.h>
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <asm/setup.h>	/* COMMAND_LINE_SIZE */
+
+#include "trace_dynevent.h"
+#include "trace_kprobe_selftest.h"
+#include "trace_probe.h"
+#include "probe_event.h"
+#include "probe_kenv.h"
+
+#define TK_GROUP	TPP_DEFAULT_GROUP
+#define TK_MAX_CMD	4096
+
+/**
+ * struct tk - one kprobe or kretprobe of a probe event
+ * @devent: our entry on the dyn_event list (absent for perf's local probes)
+ * @member: in the event's member list
+ * @ev: the event this probe writes
+ * @def: the parsed definition: names, place, arguments as listed
+ * @prog: the compiled fetch program
+ * @nhit: hits, per CPU
+ * @registered: the kprobe is registered with the kprobes core
+ * @rp: the kretprobe; a plain kprobe uses only @rp.kp
+ */
+struct tk {
+	struct dyn_event devent;
+	struct list_head member;
+	struct pev *ev;
+	struct tpp_def *def;
+	struct probe_prog *prog;
+	unsigned long __percpu *nhit;
+	bool registered;
+	struct kretprobe rp;
+};
+
+/* Defined with its callbacks, below; is_tk() only needs its address */
+static struct dyn_event_operations tk_dyn_ops;
+
+static inline bool is_tk(struct dyn_event *ev)
+{
+	return ev->ops == &tk_dyn_ops;
+}
+
+static inline struct tk *to_tk(struct dyn_event *ev)
+{
+	return container_of(ev, struct tk, devent);
+}
+
+static inline bool tk_is_return(const struct tk *tk)
+{
+	return tk->def->is_return;
+}
+
+static unsigned long tk_nhit(const struct tk *tk)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(tk->nhit, cpu);
+	return sum;
+}
+
+static unsigned long tk_nmissed(const struct tk *tk)
+{
+	unsigned long n = tk->rp.kp.nmissed;
+
+	return tk_is_return(tk) ? n + tk->rp.nmissed : n;
+}
+
+/* Where the probe sits, once registered (or for an address probe) */
+static unsigned long tk_address(const struct tk *tk)
+{
+	if (tk->rp.kp.addr)
+		return (unsigned long)tk->rp.kp.addr;
+	if (!tk->def->symbol)
+		return tk->def->addr;
+	return (unsigned long)kallsyms_lookup_name(tk->def->symbol) +
+	       tk->def->offset;
+}
+
+static struct tk *tk_first(struct pev *ev)
+{
+	return list_first_entry_or_null(&ev->members, struct tk, member);
+}
+
+/* ---- The hit path ---- */
+
+static nokprobe_inline void tk_fill_head(const struct tk *tk, void *rec,
+					 unsigned long ret_ip)
+{
+	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
+
+	head[0] = (unsigned long)tk->rp.kp.addr;
+	if (tk_is_return(tk))
+		head[1] = ret_ip;
+}
+
+static nokprobe_inline unsigned int tk_dyn_size(const struct tk *tk,
+						struct pt_regs *regs,
+						const unsigned long *edata)
+{
+	if (!probe_prog_has_dyn(tk->prog))
+		return 0;
+	return probe_prog_dyn_size(tk->prog, regs, edata);
+}
+
+static nokprobe_inline void tk_trace_one(const struct tk *tk,
+					 struct trace_event_file *file,
+					 struct pt_regs *regs,
+					 const unsigned long *edata,
+					 unsigned long ret_ip)
+{
+	struct trace_event_buffer fbuffer;
+	unsigned int size;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	size = tk->prog->fixed_size + tk_dyn_size(tk, regs, edata);
+	rec = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!rec)
+		return;
+	fbuffer.regs = regs;
+	tk_fill_head(tk, rec, ret_ip);
+	probe_prog_store(tk->prog, regs, edata, rec, size);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+static void tk_trace(const struct tk *tk, struct pt_regs *regs,
+		     const unsigned long *edata, unsigned long ret_ip)
+{
+	struct pev_link *link;
+
+	pev_for_each_file(tk->ev, link)
+		tk_trace_one(tk, link->file, regs, edata, ret_ip);
+}
+
+NOKPROBE_SYMBOL(tk_trace);
+
+#ifdef CONFIG_PERF_EVENTS
+/* Returns 1 when a BPF program moved the ip (kprobe override) */
+static int tk_perf(const struct tk *tk, struct pt_regs *regs,
+		   const unsigned long *edata, unsigned long ret_ip)
+{
+	struct trace_event_call *call = &tk->ev->call;
+	unsigned int fixed = tk->prog->fixed_size, dsize;
+	struct hlist_head *head;
+	int size, rctx;
+	void *rec;
+
+	if (bpf_prog_array_valid(call)) {
+		unsigned long ip = instruction_pointer(regs);
+		unsigned int run = trace_call_bpf(call, regs);
+
+		if (!tk_is_return(tk) && ip != instruction_pointer(regs))
+			return 1;
+		if (!run)
+			return 0;
+	}
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return 0;
+	dsize = tk_dyn_size(tk, regs, edata);
+	/* perf adds a u32 size in front; keep the whole u64 aligned */
+	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
+	size = min_t(int, size, PERF_MAX_TRACE_SIZE - sizeof(u32));
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return 0;
+	memset(rec + fixed, 0, size - fixed);
+	tk_fill_head(tk, rec, ret_ip);
+	probe_prog_store(tk->prog, regs, edata, rec, size);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(tk_perf);
+#else
+static inline int tk_perf(const struct tk *tk, struct pt_regs *regs,
+			  const unsigned long *edata, unsigned long ret_ip)
+{
+	return 0;
+}
+#endif
+
+static int tk_hit(const struct tk *tk, struct pt_regs *regs,
+		  const unsigned long *edata, unsigned long ret_ip)
+{
+	unsigned int flags = READ_ONCE(tk->ev->flags);
+	int ret = 0;
+
+	raw_cpu_inc(*tk->nhit);
+	if (flags & PEV_F_TRACE)
+		tk_trace(tk, regs, edata, ret_ip);
+	if (flags & PEV_F_PERF)
+		ret = tk_perf(tk, regs, edata, ret_ip);
+	return ret;
+}
+
+NOKPROBE_SYMBOL(tk_hit);
+
+static int tk_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	return tk_hit(container_of(kp, struct tk, rp.kp), regs, NULL, 0);
+}
+
+NOKPROBE_SYMBOL(tk_kprobe_handler);
+
+/* The probe of a kretprobe instance; NULL while it is unregistered */
+static nokprobe_inline struct tk *tk_of_instance(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	return rp ? container_of(rp, struct tk, rp) : NULL;
+}
+
+/* Save the $argN a return probe prints, on the way in */
+static int tk_entry_handler(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct tk *tk = tk_of_instance(ri);
+
+	if (tk)
+		probe_prog_save_entry(tk->prog, regs, (unsigned long *)ri->data);
+	return tk ? 0 : -ENOENT;
+}
+
+NOKPROBE_SYMBOL(tk_entry_handler);
+
+static int tk_return_handler(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct tk *tk = tk_of_instance(ri);
+	unsigned long *edata = (unsigned long *)ri->data;
+
+	if (tk)
+		tk_hit(tk, regs, tk->prog->nr_edata ? edata : NULL,
+		       get_kretprobe_retaddr(ri));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(tk_return_handler);
+
+/* ---- Registration with the kprobes core ---- */
+
+#if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
+/* Does the function around @addr have an ftrace site, i.e. is it traceable? */
+static bool tk_func_traceable(unsigned long addr)
+{
+	unsigned long size, off;
+
+	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &off))
+		return true;
+	return ftrace_location_range(addr - off, addr - off + size - 1);
+}
+
+/*
+ * Probing a notrace function could recurse into the tracer.  A compiler
+ * clone ("func.isra.0") has no ftrace site of its own; it is as traceable
+ * as the function it was cloned from.
+ */
+static bool tk_on_notrace(const struct tk *tk)
+{
+	unsigned long addr = tk_address(tk);
+	char name[KSYM_NAME_LEN];
+	char *dot;
+
+	if (tk_func_traceable(addr))
+		return false;
+	if (lookup_symbol_name(addr, name))
+		return true;
+	dot = strchr(name, '.');
+	if (!dot)
+		return true;
+	*dot = '\0';
+	addr = (unsigned long)kprobe_lookup_name(name, 0);
+	return !addr || !tk_func_traceable(addr);
+}
+#else
+static bool tk_on_notrace(const struct tk *tk)
+{
+	return false;
+}
+#endif
+
+static unsigned long tk_sym_lookup(void *priv, const char *name)
+{
+	return kallsyms_lookup_name(name);
+}
+
+/* Register the k*probe, armed when the event is enabled */
+static int tk_register_kprobe(struct tk *tk)
+{
+	struct kprobe *kp = &tk->rp.kp;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
+	if (tk->registered)
+		return -EINVAL;
+	if (tk_on_notrace(tk)) {
+		pr_warn("Could not probe notrace function %ps\n",
+			(void *)tk_address(tk));
+		return -EINVAL;
+	}
+	ret = probe_prog_resolve_symbols(tk->prog, tk_sym_lookup, NULL);
+	if (ret)
+		return ret;
+	if (pev_enabled(tk->ev))
+		kp->flags &= ~KPROBE_FLAG_DISABLED;
+	else
+		kp->flags |= KPROBE_FLAG_DISABLED;
+	ret = tk_is_return(tk) ? register_kretprobe(&tk->rp) :
+				 register_kprobe(kp);
+	tk->registered = !ret;
+	return ret;
+}
+
+static void tk_unregister_kprobe(struct tk *tk)
+{
+	struct kprobe *kp = &tk->rp.kp;
+
+	if (!tk->registered)
+		return;
+	if (tk_is_return(tk))
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(kp);
+	tk->registered = false;
+	/* make it registrable again: the core keys on these */
+	INIT_HLIST_NODE(&kp->hlist);
+	INIT_LIST_HEAD(&kp->list);
+	if (kp->symbol_name)
+		kp->addr = NULL;
+}
+
+/* A MOD:SYM probe whose module is not loaded waits for it */
+static bool tk_module_missing(const struct tk *tk)
+{
+	bool missing = false;
+
+	if (IS_ENABLED(CONFIG_MODULES) && tk->def->module) {
+		rcu_read_lock_sched();
+		missing = !find_module(tk->def->module);
+		rcu_read_unlock_sched();
+	}
+	return missing;
+}
+
+static int tk_register_kprobe_or_wait(struct tk *tk)
+{
+	int ret = tk_register_kprobe(tk);
+
+	if (ret == -ENOENT && tk_module_missing(tk)) {
+		pr_warn("This probe might be able to register after target module is loaded. Continue.\n");
+		ret = 0;
+	}
+	return ret;
+}
+
+static bool tk_usable(const struct tk *tk)
+{
+	return tk->registered && !kprobe_gone(&tk->rp.kp);
+}
+
+static void tk_disarm(struct pev *ev)
+{
+	struct tk *tk;
+
+	list_for_each_entry(tk, &ev->members, member) {
+		if (!tk_usable(tk))
+			continue;
+		if (tk_is_return(tk))
+			disable_kretprobe(&tk->rp);
+		else
+			disable_kprobe(&tk->rp.kp);
+	}
+}
+
+static int tk_arm(struct pev *ev)
+{
+	struct tk *tk;
+	int ret;
+
+	list_for_each_entry(tk, &ev->members, member) {
+		if (!tk_usable(tk))
+			continue;
+		ret = tk_is_return(tk) ? enable_kretprobe(&tk->rp) :
+					 enable_kprobe(&tk->rp.kp);
+		if (ret) {
+			tk_disarm(ev);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static const struct pev_ops tk_pev_ops = {
+	.arm = tk_arm,
+	.disarm = tk_disarm,
+};
+
+/* ---- Life cycle of a probe ---- */
+
+static void tk_free(struct tk *tk)
+{
+	if (!tk)
+		return;
+	probe_prog_free(tk->prog);
+	free_percpu(tk->nhit);
+	tpp_free(tk->def);
+	kfree(tk);
+}
+
+/* A probe for @def, which it takes over, not yet on any event */
+static struct tk *tk_alloc(struct tpp_def *def)
+{
+	struct tk *tk = kzalloc(sizeof(*tk), GFP_KERNEL);
+	int ret = -ENOMEM;
+
+	if (!tk)
+		goto free_def;
+	tk->def = def;
+	tk->nhit = alloc_percpu(unsigned long);
+	if (!tk->nhit)
+		goto free_tk;
+	tk->prog = probe_prog_compile(def, pev_head_size(def->is_return ?
+				      PEV_HEAD_RET : PEV_HEAD_IP));
+	if (IS_ERR(tk->prog)) {
+		ret = PTR_ERR(tk->prog);
+		tk->prog = NULL;
+		goto free_tk;
+	}
+	INIT_LIST_HEAD(&tk->member);
+	dyn_event_init(&tk->devent, &tk_dyn_ops);
+	if (def->symbol) {
+		tk->rp.kp.symbol_name = def->symbol;
+		tk->rp.kp.offset = def->offset;
+	} else {
+		tk->rp.kp.addr = (void *)def->addr;
+	}
+	if (def->is_return) {
+		tk->rp.handler = tk_return_handler;
+		tk->rp.maxactive = def->maxactive;
+		if (tk->prog->nr_edata) {
+			tk->rp.entry_handler = tk_entry_handler;
+			tk->rp.data_size = probe_prog_edata_size(tk->prog);
+		}
+	} else {
+		tk->rp.kp.pre_handler = tk_kprobe_handler;
+	}
+	INIT_HLIST_NODE(&tk->rp.kp.hlist);
+	INIT_LIST_HEAD(&tk->rp.kp.list);
+	return tk;
+
+free_tk:
+	tk_free(tk);
+	return ERR_PTR(ret);
+free_def:
+	tpp_free(def);
+	return ERR_PTR(ret);
+}
+
+static void tk_link(struct tk *tk, struct pev *ev)
+{
+	tk->ev = ev;
+	list_add_tail(&tk->member, &ev->members);
+}
+
+/* Take @tk off its event; the last one out frees the event */
+static void tk_unlink(struct tk *tk)
+{
+	struct pev *ev = tk->ev;
+
+	list_del_init(&tk->member);
+	tk->ev = NULL;
+	if (ev && list_empty(&ev->members))
+		pev_free(ev);
+}
+
+/*
+ * Take @tk out: unregister its kprobe, and the event with it when it is the
+ * last probe.  Refuses with -EBUSY, changing nothing, while that event is
+ * enabled or in use.
+ */
+static int tk_unregister(struct tk *tk)
+{
+	struct pev *ev = tk->ev;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&ev->members)) {
+		if (pev_unregister(ev))
+			return -EBUSY;
+	}
+	tk_unregister_kprobe(tk);
+	dyn_event_remove(&tk->devent);
+	tk_unlink(tk);
+	return 0;
+}
+
+/* ---- Creating a probe from its definition ---- */
+
+static void tk_log_err(const char *cmd, const struct tpp_error *err)
+{
+	if (err->id != TPP_E_NONE)
+		tracing_log_err(NULL, "trace_kprobe", cmd, tpp_err_text,
+				err->id, err->pos);
+}
+
+/* Join into a new string the words of @raw, one space between each */
+static char *tk_join_words(const char *raw)
+{
+	char **argv, *cmd;
+	int argc, i;
+	size_t len = 0;
+
+	argv = argv_split(GFP_KERNEL, raw, &argc);
+	if (!argv)
+		return NULL;
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	cmd = kzalloc(len + 1, GFP_KERNEL);
+	for (i = 0; cmd && i < argc; i++) {
+		if (i)
+			strcat(cmd, " ");
+		strcat(cmd, argv[i]);
+	}
+	argv_free(argv);
+	return cmd;
+}
+
+/* The errno of a failed kprobe registration, as error_log tells it */
+static int tk_register_error(struct tk *tk, int ret, struct tpp_error *err)
+{
+	unsigned int pos = tk->def->place_pos;
+
+	if (ret == -EILSEQ)
+		tpp_error_set(err, TPP_E_INSN_BOUNDARY, pos, ret);
+	else if (ret == -ENOENT)
+		tpp_error_set(err, TPP_E_PLACE, pos, ret);
+	else if (ret != -ENOMEM && ret != -EEXIST)
+		tpp_error_set(err, TPP_E_REGISTER, pos, ret);
+	else
+		tpp_error_set(err, TPP_E_NONE, 0, ret);
+	return ret;
+}
+
+static int tk_append(struct tk *tk, struct pev *ev, struct tpp_error *err)
+{
+	struct tk *old;
+	int ret;
+
+	ret = tpp_check_append(tk_first(ev)->def, tk->def, err);
+	if (ret)
+		return ret;
+	list_for_each_entry(old, &ev->members, member)
+		if (tpp_same_probe(old->def, tk->def))
+			return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
+	tk_link(tk, ev);
+	ret = tk_register_kprobe_or_wait(tk);
+	if (ret) {
+		tk_unlink(tk);
+		return tk_register_error(tk, ret, err);
+	}
+	dyn_event_add(&tk->devent, &ev->call);
+	return 0;
+}
+
+static int tk_add_event(struct tk *tk, struct tpp_error *err)
+{
+	struct pev *ev;
+	int ret;
+
+	ev = pev_alloc(tk->def, tk_is_return(tk) ? PEV_HEAD_RET : PEV_HEAD_IP,
+		       &tk_pev_ops, TRACE_EVENT_FL_KPROBE);
+	if (IS_ERR(ev))
+		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
+	ret = pev_register(ev);
+	if (ret) {
+		pev_free(ev);
+		if (ret == -EEXIST)
+			return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
+		pr_warn("Failed to register probe event(%d)\n", ret);
+		return tk_register_error(tk, ret, err);
+	}
+	tk_link(tk, ev);
+	ret = tk_register_kprobe_or_wait(tk);
+	if (ret) {
+		trace_remove_event_call(&ev->call);
+		tk_unlink(tk);
+		return tk_register_error(tk, ret, err);
+	}
+	dyn_event_add(&tk->devent, &ev->call);
+	return 0;
+}
+
+/* Put @tk on its event, new or existing; 0 or an error in @err */
+static int tk_register(struct tk *tk, struct tpp_error *err)
+{
+	struct pev *ev;
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ev = pev_find(tk->def->group, tk->def->event);
+	if (IS_ERR(ev) || (ev && !(ev->call.flags & TRACE_EVENT_FL_KPROBE)))
+		ret = tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
+	else if (ev)
+		ret = tk_append(tk, ev, err);
+	else
+		ret = tk_add_event(tk, err);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* Create the probe defined by @raw; -ECANCELED when it is not a kprobe */
+static int tk_dyn_create(const char *raw)
+{
+	struct tpp_error err = { .id = TPP_E_NONE };
+	struct probe_kenv ke;
+	struct tpp_def *def;
+	struct tk *tk;
+	char *cmd;
+	int ret;
+
+	cmd = tk_join_words(raw);
+	if (!cmd)
+		return -ENOMEM;
+	if (!cmd[0]) {
+		/* a blank line defines nothing and is no error */
+		kfree(cmd);
+		return 0;
+	}
+	probe_kenv_init(&ke);
+	def = tpp_parse_kprobe(cmd, &ke.env, &err);
+	probe_kenv_destroy(&ke);
+	if (IS_ERR(def)) {
+		ret = PTR_ERR(def);
+		goto log;
+	}
+	tk = tk_alloc(def);
+	if (IS_ERR(tk)) {
+		ret = PTR_ERR(tk);
+		goto free_cmd;
+	}
+	ret = tk_register(tk, &err);
+	if (ret)
+		tk_free(tk);
+log:
+	if (ret)
+		tk_log_err(cmd, &err);
+free_cmd:
+	kfree(cmd);
+	return ret;
+}
+
+/* A line written to kprobe_events: a definition or a "-:" removal */
+static int tk_create_or_delete(const char *raw)
+{
+	int ret;
+
+	if (raw[0] != '-') {
+		ret = dyn_event_create(raw, &tk_dyn_ops);
+		/* kprobe_events takes kprobes only: there is nothing to try next */
+		return ret != -ECANCELED ? ret : -EINVAL;
+	}
+	return dyn_event_release(raw, &tk_dyn_ops);
+}
+
+/* What kprobe_event_gen_cmd_end() runs */
+static int tk_run_command(struct dynevent_cmd *cmd)
+{
+	return tk_create_or_delete(cmd->seq.buffer);
+}
+
+/* ---- dyn_event operations: listing, matching, removal ---- */
+
+/* The place as listed: "SYM", "SYM+OFFS" or a (hashed) "0xADDR" */
+static char *tk_place(const struct tk *tk)
+{
+	const struct tpp_def *def = tk->def;
+
+	if (!def->symbol)
+		return kasprintf(GFP_KERNEL, "0x%p", tk->rp.kp.addr);
+	if (def->offset)
+		return kasprintf(GFP_KERNEL, "%s+%lu", def->symbol,
+				 def->offset);
+	return kstrdup(def->symbol, GFP_KERNEL);
+}
+
+/* One kprobe_events (and dynamic_events) line */
+static int tk_list_line(struct seq_file *m, struct tk *tk)
+{
+	char *place = tk_place(tk);
+	unsigned int i;
+
+	if (!place)
+		return -ENOMEM;
+	seq_putc(m, tk_is_return(tk) ? 'r' : 'p');
+	if (tk_is_return(tk) && tk->def->maxactive)
+		seq_printf(m, "%u", tk->def->maxactive);
+	seq_printf(m, ":%s/%s %s", pev_group(tk->ev), pev_name(tk->ev), place);
+	for (i = 0; i < tk->def->nr_args; i++)
+		seq_printf(m, " %s=%s", tk->def->args[i].name,
+			   tk->def->args[i].comm);
+	seq_putc(m, '\n');
+	kfree(place);
+	return 0;
+}
+
+static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
+{
+	return tk_list_line(m, to_tk(ev));
+}
+
+static bool tk_dyn_busy(struct dyn_event *ev)
+{
+	return pev_enabled(to_tk(ev)->ev);
+}
+
+static int tk_dyn_free(struct dyn_event *ev)
+{
+	struct tk *tk = to_tk(ev);
+	int ret = tk_unregister(tk);
+
+	if (!ret)
+		tk_free(tk);
+	return ret;
+}
+
+static bool tk_word_is_arg(const char *word, const struct tpp_arg *arg)
+{
+	size_t n = strlen(arg->name);
+
+	return !strncmp(word, arg->name, n) && word[n] == '=' &&
+	       !strcmp(word + n + 1, arg->comm);
+}
+
+/* "-:[GRP/]EVENT [PLACE [ARG...]]": the place and leading args must match */
+static bool tk_match_words(const struct tk *tk, int argc, const char **argv)
+{
+	char *place;
+	bool same;
+	int i;
+
+	if (!argc)
+		return true;
+	place = tk_place(tk);
+	same = place && !strcmp(place, argv[0]);
+	kfree(place);
+	if (!same || argc - 1 > tk->def->nr_args)
+		return false;
+	for (i = 1; i < argc; i++)
+		if (!tk_word_is_arg(argv[i], &tk->def->args[i - 1]))
+			return false;
+	return true;
+}
+
+static bool tk_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *ev)
+{
+	struct tk *tk = to_tk(ev);
+
+	if (event[0] && strcmp(event, pev_name(tk->ev)))
+		return false;
+	if (system && strcmp(system, pev_group(tk->ev)))
+		return false;
+	return tk_match_words(tk, argc, argv);
+}
+
+static struct dyn_event_operations tk_dyn_ops = {
+	.match = tk_dyn_match,
+	.is_busy = tk_dyn_busy,
+	.show = tk_dyn_show,
+	.free = tk_dyn_free,
+	.create = tk_dyn_create,
+};
+
+/* ---- kprobe_events and kprobe_profile ---- */
+
+/*
+ * Both files walk the dyn_event list and print one line per kprobe; the
+ * line printer is the file's tracefs data.  Only kprobe_events is
+ * writable, and only it clears the probes on an O_TRUNC open.
+ */
+typedef int (*tk_line_fn)(struct seq_file *m, struct tk *tk);
+
+static int tk_profile_line(struct seq_file *m, struct tk *tk)
+{
+	seq_printf(m, "  %-44s %15lu %15lu\n", pev_name(tk->ev), tk_nhit(tk),
+		   tk_nmissed(tk));
+	return 0;
+}
+
+static int tk_seq_line(struct seq_file *m, void *v)
+{
+	tk_line_fn line = m->private;
+	struct dyn_event *ev = v;
+
+	return is_tk(ev) ? line(m, to_tk(ev)) : 0;
+}
+
+static const struct seq_operations tk_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tk_seq_line,
+};
+
+static int tk_file_open(struct inode *inode, struct file *file)
+{
+	bool trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (!ret && trunc && inode->i_private == tk_list_line)
+		ret = dyn_events_release_all(&tk_dyn_ops);
+	if (ret < 0)
+		return ret;
+	ret = seq_open(file, &tk_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private =
+			inode->i_private;
+	return ret;
+}
+
+static ssize_t tk_events_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *pos)
+{
+	return trace_parse_run_command(file, ubuf, len, pos,
+				       tk_create_or_delete);
+}
+
+/* kprobe_events, then kprobe_profile, which cannot be written */
+static const struct file_operations tk_fops[] = {
+	{ .open = tk_file_open, .read = seq_read, .llseek = seq_lseek,
+	  .release = seq_release, .write = tk_events_write },
+	{ .open = tk_file_open, .read = seq_read, .llseek = seq_lseek,
+	  .release = seq_release },
+};
+
+/* A "[MOD:]SYM" to probe must be unique (in MOD); 0 or a negative errno */
+static int tk_check_symbol(const char *func)
+{
+	const char *colon = strchr(func, ':');
+	char *mod = NULL;
+	int n;
+
+	if (colon) {
+		mod = kstrndup(func, colon - func, GFP_KERNEL);
+		if (!mod)
+			return -ENOMEM;
+		func = colon + 1;
+	}
+	n = probe_kenv_sym_count(mod, func);
+	kfree(mod);
+	if (n > 1)
+		return -EADDRNOTAVAIL;
+	return n < 1 ? -ENOENT : 0;
+}
+
+/* ---- Modules: MOD:SYM probes follow their module ---- */
+
+#ifdef CONFIG_MODULES
+static bool tk_on_module(const struct tk *tk, struct module *mod)
+{
+	if (tk->def->module)
+		return !strcmp(tk->def->module, module_name(mod));
+	return !tk->def->symbol && within_module(tk->def->addr, mod);
+}
+
+/* The symbol must be unique inside the module that came */
+static int tk_register_on_module(struct tk *tk)
+{
+	int ret = tk->def->module ? tk_check_symbol(tk->def->symbol) : 0;
+
+	return ret ? ret : tk_register_kprobe(tk);
+}
+
+static int tk_module_notify(struct notifier_block *nb, unsigned long val,
+			    void *data)
+{
+	struct module *mod = data;
+	struct dyn_event *pos;
+	struct tk *tk;
+	int ret;
+
+	if (val != MODULE_STATE_COMING)
+		return NOTIFY_DONE;
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tk(pos) || !tk_on_module(to_tk(pos), mod))
+			continue;
+		tk = to_tk(pos);
+		/* a probe left from an earlier load of it is gone by now */
+		tk_unregister_kprobe(tk);
+		ret = tk_register_on_module(tk);
+		if (ret)
+			pr_warn("Failed to re-register probe %s on %s: %d\n",
+				pev_name(tk->ev), module_name(mod), ret);
+	}
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tk_module_nb = {
+	.notifier_call = tk_module_notify,
+	.priority = 2,	/* after the kprobes and jump_label callbacks */
+};
+
+#define tk_watch_modules()	register_module_notifier(&tk_module_nb)
+#else
+#define tk_watch_modules()	0
+#endif
+
+/* ---- perf's kprobe PMU and BPF ---- */
+
+static struct tk *tk_of_call(struct trace_event_call *call)
+{
+	struct pev *ev = pev_from_call(call);
+
+	return ev ? tk_first(ev) : NULL;
+}
+
+static struct tk *tk_find(const char *group, const char *event)
+{
+	struct dyn_event *pos;
+	struct tk *tk;
+
+	for_each_dyn_event(pos) {
+		if (!is_tk(pos))
+			continue;
+		tk = to_tk(pos);
+		if (!strcmp(pev_name(tk->ev), event) &&
+		    !strcmp(pev_group(tk->ev), group))
+			return tk;
+	}
+	return NULL;
+}
+
+/**
+ * trace_kprobe_on_func_entry - does the kprobe event sit on a function entry?
+ * @call: a kprobe event
+ *
+ * BPF allows bpf_override_return() only there.
+ *
+ * Return: true on a function entry.
+ */
+bool trace_kprobe_on_func_entry(struct trace_event_call *call)
+{
+	struct tk *tk = tk_of_call(call);
+	const struct tpp_def *def;
+
+	if (!tk)
+		return false;
+	def = tk->def;
+	return !kprobe_on_func_entry(tk->rp.kp.addr,
+				     tk->rp.kp.addr ? NULL : def->symbol,
+				     tk->rp.kp.addr ? 0 : def->offset);
+}
+
+/**
+ * trace_kprobe_error_injectable - may BPF override the probed function?
+ * @call: a kprobe event
+ *
+ * Return: true when the function is on the error injection list.
+ */
+bool trace_kprobe_error_injectable(struct trace_event_call *call)
+{
+	struct tk *tk = tk_of_call(call);
+
+	return tk && within_error_injection_list(tk_address(tk));
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/**
+ * bpf_get_kprobe_info - what a perf event's kprobe is, for BPF_TASK_FD_QUERY
+ * @event: a perf event on a kprobe event
+ * @fd_type: BPF_FD_TYPE_KPROBE or BPF_FD_TYPE_KRETPROBE
+ * @symbol: the probed symbol, NULL for an address
+ * @probe_offset: offset from @symbol
+ * @probe_addr: the address, 0 to those who may not see kernel addresses
+ * @missed: if not NULL, the missed hits
+ * @perf_type_tracepoint: @event was opened on the event's id (tracefs
+ *	event), not through the kprobe PMU
+ *
+ * Return: 0, or -EINVAL when @event is not a kprobe.
+ */
+int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
+			const char **symbol, u64 *probe_offset,
+			u64 *probe_addr, unsigned long *missed,
+			bool perf_type_tracepoint)
+{
+	struct trace_event_call *call = event->tp_event;
+	struct tk *tk;
+
+	if (perf_type_tracepoint)
+		tk = tk_find(call->class->system, trace_event_name(call));
+	else
+		tk = tk_of_call(call);
+	if (!tk)
+		return -EINVAL;
+	*fd_type = tk_is_return(tk) ? BPF_FD_TYPE_KRETPROBE :
+				      BPF_FD_TYPE_KPROBE;
+	*probe_offset = tk->rp.kp.offset;
+	*probe_addr = kallsyms_show_value(current_cred()) ?
+		      (unsigned long)tk->rp.kp.addr : 0;
+	*symbol = tk->def->symbol;
+	if (missed)
+		*missed = tk_nmissed(tk);
+	return 0;
+}
+
+/* A definition perf asks for: no arguments, group "kprobes" */
+static struct tpp_def *tk_local_def(const char *func, void *addr,
+				    unsigned long offs, bool is_return)
+{
+	struct tpp_def *def = kzalloc(sizeof(*def), GFP_KERNEL);
+
+	if (!def)
+		return NULL;
+	def->kind = is_return ? 'r' : 'p';
+	def->is_return = is_return;
+	def->group = kstrdup(TK_GROUP, GFP_KERNEL);
+	def->event = kstrdup(func ?: "DUMMY_EVENT", GFP_KERNEL);
+	def->symbol = func ? kstrdup(func, GFP_KERNEL) : NULL;
+	def->offset = offs;
+	def->addr = (unsigned long)addr;
+	if (!def->group || !def->event || (func && !def->symbol)) {
+		tpp_free(def);
+		return NULL;
+	}
+	return def;
+}
+
+/**
+ * create_local_trace_kprobe - a kprobe event for one perf event only
+ * @func: "[MOD:]SYM", or NULL for @addr
+ * @addr: the address when @func is NULL
+ * @offs: offset from @func
+ * @is_return: a kretprobe
+ *
+ * The event is not listed anywhere and has no arguments.
+ *
+ * Return: its call, or an ERR_PTR().
+ */
+struct trace_event_call *
+create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
+			  bool is_return)
+{
+	struct tpp_def *def;
+	struct pev *ev;
+	struct tk *tk;
+	int ret;
+
+	ret = func ? tk_check_symbol(func) : 0;
+	if (ret)
+		return ERR_PTR(ret);
+	def = tk_local_def(func, addr, offs, is_return);
+	if (!def)
+		return ERR_PTR(-ENOMEM);
+	tk = tk_alloc(def);
+	if (IS_ERR(tk))
+		return ERR_CAST(tk);
+	ev = pev_alloc(def, is_return ? PEV_HEAD_RET : PEV_HEAD_IP,
+		       &tk_pev_ops, TRACE_EVENT_FL_KPROBE);
+	if (IS_ERR(ev)) {
+		tk_free(tk);
+		return ERR_CAST(ev);
+	}
+	tk_link(tk, ev);
+	ret = tk_register_kprobe(tk);
+	if (ret) {
+		tk_unlink(tk);
+		tk_free(tk);
+		return ERR_PTR(ret);
+	}
+	return &ev->call;
+}
+
+/**
+ * destroy_local_trace_kprobe - release what create_local_trace_kprobe() made
+ * @call: its call, no longer enabled
+ */
+void destroy_local_trace_kprobe(struct trace_event_call *call)
+{
+	struct tk *tk = tk_of_call(call);
+
+	if (!tk || WARN_ON_ONCE(pev_enabled(tk->ev)))
+		return;
+	tk_unregister_kprobe(tk);
+	tk_unlink(tk);
+	tk_free(tk);
+}
+#endif /* CONFIG_PERF_EVENTS */
+
+/* ---- The in-kernel API (include/linux/trace_events.h) ---- */
+
+/**
+ * kprobe_event_cmd_init - prepare a command that creates a kprobe event
+ * @cmd: the command object
+ * @buf: where the command text is built
+ * @maxlen: size of @buf
+ *
+ * Context: any; call it before the other kprobe_event_*() functions, which
+ * may sleep.
+ */
+void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
+{
+	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE,
+			  tk_run_command);
+}
+EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
+
+static int tk_cmd_add_word(struct dynevent_cmd *cmd, const char *word)
+{
+	struct dynevent_arg arg;
+
+	dynevent_arg_init(&arg, 0);
+	arg.str = word;
+	return dynevent_arg_add(cmd, &arg, NULL);
+}
+
+/* Append the NULL-terminated fetch arguments @args, at most 128 in all */
+static int tk_cmd_add_fields(struct dynevent_cmd *cmd, va_list args)
+{
+	const char *field;
+	int ret = 0;
+
+	while (!ret && (field = va_arg(args, const char *)))
+		ret = ++cmd->n_fields > TPP_MAX_ARGS ? -EINVAL :
+		      tk_cmd_add_word(cmd, field);
+	return ret;
+}
+
+/**
+ * __kprobe_event_gen_cmd_start - start a kprobe event command
+ * @cmd: from kprobe_event_cmd_init()
+ * @kretprobe: a return probe
+ * @name: the event, in group "kprobes"
+ * @loc: where to probe, as kprobe_events takes it
+ * @...: fetch arguments, then NULL
+ *
+ * Use it through kprobe_event_gen_cmd_start() or
+ * kretprobe_event_gen_cmd_start(); kprobe_event_gen_cmd_end() runs it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
+				 const char *name, const char *loc, ...)
+{
+	char head[TPP_MAX_EVENT_NAME_LEN];
+	va_list args;
+	int ret;
+
+	if (cmd->type != DYNEVENT_TYPE_KPROBE || !loc)
+		return -EINVAL;
+	snprintf(head, sizeof(head), "%c:%s/%s", kretprobe ? 'r' : 'p',
+		 TK_GROUP, name);
+	ret = dynevent_str_add(cmd, head);
+	if (!ret)
+		ret = tk_cmd_add_word(cmd, loc);
+	if (ret)
+		return ret;
+	va_start(args, loc);
+	ret = tk_cmd_add_fields(cmd, args);
+	va_end(args);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__kprobe_event_gen_cmd_start);
+
+/**
+ * __kprobe_event_add_fields - add fetch arguments to a kprobe event command
+ * @cmd: a started command
+ * @...: fetch arguments, then NULL
+ *
+ * Use it through kprobe_event_add_fields() or kprobe_event_add_field().
+ *
+ * Return: 0 or a negative errno.
+ */
+int __kprobe_event_add_fields(struct dynevent_cmd *cmd, ...)
+{
+	va_list args;
+	int ret;
+
+	if (cmd->type != DYNEVENT_TYPE_KPROBE)
+		return -EINVAL;
+	va_start(args, cmd);
+	ret = tk_cmd_add_fields(cmd, args);
+	va_end(args);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
+
+/**
+ * kprobe_event_delete - delete a kprobe event
+ * @name: "[GRP/]EVENT"
+ *
+ * Return: 0, or a negative errno (-EBUSY while it is enabled).
+ */
+int kprobe_event_delete(const char *name)
+{
+	char cmd[TPP_MAX_EVENT_NAME_LEN];
+
+	snprintf(cmd, sizeof(cmd), "-:%s", name);
+	return tk_create_or_delete(cmd);
+}
+EXPORT_SYMBOL_GPL(kprobe_event_delete);
+
+/* ---- kprobe_event= on the kernel command line ---- */
+
+static char tk_boot_cmds[COMMAND_LINE_SIZE] __initdata;
+
+static int __init tk_set_boot_cmds(char *str)
+{
+	strscpy(tk_boot_cmds, str, sizeof(tk_boot_cmds));
+	disable_tracing_selftest("running kprobe events");
+	return 1;
+}
+__setup("kprobe_event=", tk_set_boot_cmds);
+
+static struct trace_event_file *tk_top_file(struct pev *ev)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &top_trace_array()->events, list)
+		if (file->event_call == &ev->call)
+			return file;
+	return NULL;
+}
+
+/* Probes given at boot are enabled at once, in the top instance */
+static __init void tk_enable_boot_events(void)
+{
+	struct trace_event_file *file;
+	struct dyn_event *pos;
+
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tk(pos))
+			continue;
+		file = tk_top_file(to_tk(pos)->ev);
+		if (file)
+			trace_event_enable_disable(file, 1, 0);
+	}
+	mutex_unlock(&event_mutex);
+}
+
+/* "DEF;DEF;..." with ',' for ' ' inside each definition */
+static __init void tk_run_boot_cmds(void)
+{
+	char *next = tk_boot_cmds, *cmd;
+	int ret;
+
+	strreplace(tk_boot_cmds, ',', ' ');
+	while ((cmd = strsep(&next, ";")) && *cmd) {
+		ret = tk_create_or_delete(cmd);
+		if (ret)
+			pr_warn("Failed to add event(%d): %s\n", ret, cmd);
+	}
+	tk_enable_boot_events();
+}
+
+/* ---- Start-up ---- */
+
+static __init int tk_init_early(void)
+{
+	int ret = dyn_event_register(&tk_dyn_ops);
+
+	if (ret)
+		return ret;
+	return tk_watch_modules() ? -EINVAL : 0;
+}
+core_initcall(tk_init_early);
+
+static __init int tk_init_tracefs(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL,
+			  tk_list_line, &tk_fops[0]);
+	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL,
+			  tk_profile_line, &tk_fops[1]);
+	tk_run_boot_cmds();
+	return 0;
+}
+fs_initcall(tk_init_tracefs);
+
+/* ---- Boot-time self test (CONFIG_FTRACE_STARTUP_TEST) ---- */
+
+#ifdef CONFIG_FTRACE_STARTUP_TEST
+static const char * const tk_test_defs[] __initconst = {
+	"p:testprobe kprobe_trace_selftest_target $stack $stack0 +0($stack)",
+	"r:testprobe2 kprobe_trace_selftest_target $retval",
+};
+
+static const char * const tk_test_names[] __initconst = {
+	"testprobe", "testprobe2",
+};
+
+/* Enable (or disable) test event @i in the top instance */
+static __init int tk_test_enable(unsigned int i, int on)
+{
+	struct trace_event_file *file = NULL;
+	struct tk *tk;
+
+	mutex_lock(&event_mutex);
+	tk = tk_find(TK_GROUP, tk_test_names[i]);
+	if (tk)
+		file = tk_top_file(tk->ev);
+	if (file)
+		trace_event_enable_disable(file, on, 0);
+	mutex_unlock(&event_mutex);
+	return file ? 0 : -ENOENT;
+}
+
+static __init unsigned long tk_test_hits(unsigned int i)
+{
+	unsigned long hits = 0;
+	struct tk *tk;
+
+	mutex_lock(&event_mutex);
+	tk = tk_find(TK_GROUP, tk_test_names[i]);
+	if (tk)
+		hits = tk_nhit(tk);
+	mutex_unlock(&event_mutex);
+	return hits;
+}
+
+/* Create, enable, hit once, check, remove: 0 when all went well */
+static __init int tk_selftest_run(void)
+{
+	int (*target)(int a1, int a2, int a3, int a4, int a5, int a6);
+	unsigned int i;
+	int bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(tk_test_defs); i++) {
+		if (tk_create_or_delete(tk_test_defs[i]) ||
+		    tk_test_enable(i, 1)) {
+			pr_warn("self test: cannot create %s\n",
+				tk_test_names[i]);
+			bad++;
+		}
+	}
+	/* through a pointer, so the call is not optimized away */
+	target = kprobe_trace_selftest_target;
+	if (!bad && target(1, 2, 3, 4, 5, 6) != 21)
+		bad++;
+	for (i = 0; i < ARRAY_SIZE(tk_test_defs); i++) {
+		if (!bad && tk_test_hits(i) != 1) {
+			pr_warn("self test: %s missed its hit\n",
+				tk_test_names[i]);
+			bad++;
+		}
+		tk_test_enable(i, 0);
+		if (kprobe_event_delete(tk_test_names[i]) && !bad)
+			bad++;
+	}
+	return bad;
+}
+
+static __init int tk_selftest(void)
+{
+	int bad;
+
+	if (tracing_is_disabled())
+		return -ENODEV;
+	if (tracing_selftest_disabled)
+		return 0;
+	bad = tk_selftest_run();
+	/* the events are gone: their records must not outlive them */
+	tracing_reset_online_cpus(&top_trace_array()->array_buffer);
+	/* the optimizer must be done before __init text is freed */
+	wait_for_kprobe_optimizer();
+	pr_info("Testing kprobe tracing: %s\n",
+		bad ? "NG: Some tests are failed. Please check them." : "OK");
+	return 0;
+}
+late_initcall(tk_selftest);
+#endif
