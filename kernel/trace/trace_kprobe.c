@@ -441,6 +441,32 @@ static void tk_free(struct tk *tk)
 	kfree(tk);
 }
 
+/* Point the k(ret)probe at the place and at our handlers */
+static void tk_init_kprobe(struct tk *tk)
+{
+	const struct tpp_def *def = tk->def;
+	struct kprobe *kp = &tk->rp.kp;
+
+	if (def->symbol) {
+		kp->symbol_name = def->symbol;
+		kp->offset = def->offset;
+	} else {
+		kp->addr = (void *)def->addr;
+	}
+	INIT_HLIST_NODE(&kp->hlist);
+	INIT_LIST_HEAD(&kp->list);
+	if (!def->is_return) {
+		kp->pre_handler = tk_kprobe_handler;
+		return;
+	}
+	tk->rp.handler = tk_return_handler;
+	tk->rp.maxactive = def->maxactive;
+	if (tk->prog->nr_edata) {
+		tk->rp.entry_handler = tk_entry_handler;
+		tk->rp.data_size = probe_prog_edata_size(tk->prog);
+	}
+}
+
 /* A probe for @def, which it takes over, not yet on any event */
 static struct tk *tk_alloc(struct tpp_def *def)
 {
@@ -462,24 +488,7 @@ static struct tk *tk_alloc(struct tpp_def *def)
 	}
 	INIT_LIST_HEAD(&tk->member);
 	dyn_event_init(&tk->devent, &tk_dyn_ops);
-	if (def->symbol) {
-		tk->rp.kp.symbol_name = def->symbol;
-		tk->rp.kp.offset = def->offset;
-	} else {
-		tk->rp.kp.addr = (void *)def->addr;
-	}
-	if (def->is_return) {
-		tk->rp.handler = tk_return_handler;
-		tk->rp.maxactive = def->maxactive;
-		if (tk->prog->nr_edata) {
-			tk->rp.entry_handler = tk_entry_handler;
-			tk->rp.data_size = probe_prog_edata_size(tk->prog);
-		}
-	} else {
-		tk->rp.kp.pre_handler = tk_kprobe_handler;
-	}
-	INIT_HLIST_NODE(&tk->rp.kp.hlist);
-	INIT_LIST_HEAD(&tk->rp.kp.list);
+	tk_init_kprobe(tk);
 	return tk;
 
 free_tk:
@@ -574,6 +583,26 @@ static int tk_register_error(struct tk *tk, int ret, struct tpp_error *err)
 	return ret;
 }
 
+/*
+ * Make @tk a member of @ev and register its kprobe.  On failure nothing is
+ * left: @tk is off @ev, and a new event that would stay empty is removed.
+ */
+static int tk_attach(struct tk *tk, struct pev *ev, struct tpp_error *err)
+{
+	int ret;
+
+	tk_link(tk, ev);
+	ret = tk_register_kprobe_or_wait(tk);
+	if (!ret) {
+		dyn_event_add(&tk->devent, &ev->call);
+		return 0;
+	}
+	if (list_is_singular(&ev->members))
+		trace_remove_event_call(&ev->call);
+	tk_unlink(tk);
+	return tk_register_error(tk, ret, err);
+}
+
 static int tk_append(struct tk *tk, struct pev *ev, struct tpp_error *err)
 {
 	struct tk *old;
@@ -585,14 +614,7 @@ static int tk_append(struct tk *tk, struct pev *ev, struct tpp_error *err)
 	list_for_each_entry(old, &ev->members, member)
 		if (tpp_same_probe(old->def, tk->def))
 			return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
-	tk_link(tk, ev);
-	ret = tk_register_kprobe_or_wait(tk);
-	if (ret) {
-		tk_unlink(tk);
-		return tk_register_error(tk, ret, err);
-	}
-	dyn_event_add(&tk->devent, &ev->call);
-	return 0;
+	return tk_attach(tk, ev, err);
 }
 
 static int tk_add_event(struct tk *tk, struct tpp_error *err)
@@ -605,22 +627,13 @@ static int tk_add_event(struct tk *tk, struct tpp_error *err)
 	if (IS_ERR(ev))
 		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
 	ret = pev_register(ev);
-	if (ret) {
-		pev_free(ev);
-		if (ret == -EEXIST)
-			return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
-		pr_warn("Failed to register probe event(%d)\n", ret);
-		return tk_register_error(tk, ret, err);
-	}
-	tk_link(tk, ev);
-	ret = tk_register_kprobe_or_wait(tk);
-	if (ret) {
-		trace_remove_event_call(&ev->call);
-		tk_unlink(tk);
-		return tk_register_error(tk, ret, err);
-	}
-	dyn_event_add(&tk->devent, &ev->call);
-	return 0;
+	if (!ret)
+		return tk_attach(tk, ev, err);
+	pev_free(ev);
+	if (ret == -EEXIST)
+		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
+	pr_warn("Failed to register probe event(%d)\n", ret);
+	return tk_register_error(tk, ret, err);
 }
 
 /* Put @tk on its event, new or existing; 0 or an error in @err */
