@@ -213,6 +213,11 @@ static void test_kprobe_syntax_errors(void)
 	KERRX("p vfs_read ^%none_reg", REG);
 	KERRX("p vfs_read ^@12345678abcde", MEM_ADDR);
 	KERRX("p vfs_read ^@+10", FOFFS_ON_KERNEL);
+	/* a number too big for its type: kstrto*()'s -ERANGE, as 6.12 */
+	KERR(&env_x86, "p vfs_read ^@0x10000000000000000", MEM_ADDR, -ERANGE);
+	KERR(&env_x86, "p vfs_read a=\\^18446744073709551616", IMM, -ERANGE);
+	KERR(&env_x86, "p vfs_read ^+99999999999999999999(@0)", DEREF_OFFS,
+	     -ERANGE);
 
 	KERRX("p vfs_read arg1=\\^x", IMM);
 	KERRX("p vfs_read arg1=\\\"abcd^", IMMSTR_OPEN);

@@ -1208,14 +1208,16 @@ static int parse_mem(struct tpp_argp *a, unsigned int start, unsigned int end,
 	int ret;
 
 	if (n && isdigit(s[0])) {
-		if (span_ul(s, n, 0, &addr))
-			return arg_fail(a, TPP_E_MEM_ADDR, at, -EINVAL);
+		ret = span_ul(s, n, 0, &addr);
+		if (ret)	/* -ERANGE or -EINVAL, as kstrtoul() says */
+			return arg_fail(a, TPP_E_MEM_ADDR, at, ret);
 		set_src(a, TPP_SRC_ADDR, addr);
 	} else if (n && s[0] == '+') {
 		if (!(a->st->flags & TPP_USER))
 			return arg_fail(a, TPP_E_FOFFS_ON_KERNEL, at, -EINVAL);
-		if (span_l(s + 1, n - 1, &offs))
-			return arg_fail(a, TPP_E_FOFFS, at, -EINVAL);
+		ret = span_l(s + 1, n - 1, &offs);
+		if (ret)
+			return arg_fail(a, TPP_E_FOFFS, at, ret);
 		set_src(a, TPP_SRC_FOFFS, offs);
 	} else {
 		ret = parse_mem_symbol(a, start + 1, end, at);
@@ -1257,8 +1259,9 @@ static int parse_deref(struct tpp_argp *a, unsigned int start,
 
 	if (!open)
 		return arg_fail(a, TPP_E_DEREF_NO_BRACE, at, -EINVAL);
-	if (deref_offset(s[start] == '-', s + num, open - s - num, &offs))
-		return arg_fail(a, TPP_E_DEREF_OFFS, at, -EINVAL);
+	ret = deref_offset(s[start] == '-', s + num, open - s - num, &offs);
+	if (ret)
+		return arg_fail(a, TPP_E_DEREF_OFFS, at, ret);
 	in = open - s + 1;
 	in_at = at + (in - start) - user;
 	close = span_rchr(s + in, end - in, ')');
@@ -1309,7 +1312,7 @@ static int parse_imm(struct tpp_argp *a, unsigned int start, unsigned int end,
 		v = l;
 	}
 	if (ret)
-		return arg_fail(a, TPP_E_IMM, at + 1, -EINVAL);
+		return arg_fail(a, TPP_E_IMM, at + 1, ret);
 	return set_src(a, TPP_SRC_IMM, v);
 }
 
