@@ -363,10 +363,14 @@ static void tk_unregister_kprobe(struct tk *tk)
 		kp->addr = NULL;
 }
 
-/* A MOD:SYM probe whose module is not loaded waits for it */
-static bool tk_module_missing(const struct tk *tk)
+/*
+ * A place kallsyms does not know yet may be in a module to come: a MOD:SYM
+ * whose module is not loaded, or any address (as in 6.12).  Such a probe
+ * is accepted and waits for the module notifier.
+ */
+static bool tk_may_wait(const struct tk *tk)
 {
-	bool missing = false;
+	bool missing = !tk->def->symbol;
 
 	if (IS_ENABLED(CONFIG_MODULES) && tk->def->module) {
 		rcu_read_lock_sched();
@@ -380,7 +384,7 @@ static int tk_register_kprobe_or_wait(struct tk *tk)
 {
 	int ret = tk_register_kprobe(tk);
 
-	if (ret == -ENOENT && tk_module_missing(tk)) {
+	if (ret == -ENOENT && tk_may_wait(tk)) {
 		pr_warn("This probe might be able to register after target module is loaded. Continue.\n");
 		ret = 0;
 	}
@@ -738,8 +742,9 @@ static int tk_list_line(struct seq_file *m, struct tk *tk)
 	if (!place)
 		return -ENOMEM;
 	seq_putc(m, tk_is_return(tk) ? 'r' : 'p');
-	if (tk_is_return(tk) && tk->def->maxactive)
-		seq_printf(m, "%u", tk->def->maxactive);
+	/* the kprobes core fills in its default when it registers */
+	if (tk_is_return(tk) && tk->rp.maxactive)
+		seq_printf(m, "%d", tk->rp.maxactive);
 	seq_printf(m, ":%s/%s %s", pev_group(tk->ev), pev_name(tk->ev), place);
 	for (i = 0; i < tk->def->nr_args; i++)
 		seq_printf(m, " %s=%s", tk->def->args[i].name,
