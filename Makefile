@@ -16,7 +16,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness baseline"
+	@echo "Targets: deps build run demo exec check check-harness baseline diff"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -48,6 +48,12 @@ check-harness:
 
 check: deps check-harness unit
 	$(KTEST) check
+
+# Differential test: the same corpus of definitions on KERNEL=upstream and
+# KERNEL=ours (harness/diff/); DIFF_ARGS="--b upstream" checks stability.
+.PHONY: diff
+diff: deps
+	python3 harness/diff/diff.py --arch "$(or $(ARCH),x86_64)" $(DIFF_ARGS)
 
 # Record KERNEL=upstream results as the committed baseline.
 baseline: deps
