@@ -103,6 +103,9 @@ static int kenv_sym_count(void *priv, const char *mod, const char *sym)
 /* "[MOD:]SYM": kprobes looks the name up itself */
 static int kenv_func_entry(void *priv, const char *sym, unsigned long offset)
 {
+	/* fprobe events build without kprobes; they only sit on entries */
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		return offset ? -EINVAL : 0;
 	return kprobe_on_func_entry(NULL, sym, offset);
 }
 

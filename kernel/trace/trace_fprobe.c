@@ -1,0 +1,1029 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fprobe-based event tracer: "f" and "t" definitions written to
+ * dynamic_events become ftrace events written by an fprobe on a function's
+ * entry or exit, or on the probe stub of a tracepoint.
+ *
+ *	f[N][:[GRP/][EVENT]] [MOD:]SYM[%return] [FETCHARGS]
+ *	t[:[GRP/][EVENT]] TRACEPOINT [FETCHARGS]
+ *
+ * The head (kind, maxactive, name, place) is parsed here; the fetch
+ * arguments go to the pure parser (tpp_parse_args()), the compiler
+ * (probe_fetch.c) and the probe event object (probe_event.c), as for
+ * kprobes.  At a hit the handler only walks the compiled program.
+ *
+ * A tprobe puts the tracepoint's __probestub_TP on the tracepoint and an
+ * fprobe on that stub, so the stub's parameters are the tracepoint's
+ * (after its data pointer).  A tprobe on a module's tracepoint may be
+ * defined before the module is loaded: it waits, registers when the
+ * module comes and unregisters, to wait again, when it goes.
+ *
+ * Locking: definitions, events, registration and the dyn_event list change
+ * under event_mutex; the handlers read the event's flags and trace files
+ * under RCU (fprobe handlers run with preemption disabled).
+ */
+#define pr_fmt(fmt)	"trace_fprobe: " fmt
+
+#include <linux/ctype.h>
+#include <linux/fprobe.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "probe_event.h"
+#include "probe_kenv.h"
+
+#define TF_FUNC_GROUP	"fprobes"
+#define TF_TPOINT_GROUP	"tracepoints"
+
+/**
+ * struct tf - one fprobe or tprobe of a probe event
+ * @devent: our entry on the dyn_event list
+ * @member: in the event's member list
+ * @ev: the event this probe writes
+ * @def: the parsed definition; @def->kind is 'f' or 't', @def->symbol the
+ *	function ("[MOD:]SYM") or the tracepoint name
+ * @prog: the compiled fetch program
+ * @tpoint: a tprobe's tracepoint; NULL while its module is not loaded
+ * @mod: the module @tpoint lives in, or NULL; not referenced: the module
+ *	notifier clears it before the module goes
+ * @registered: @fp is registered (and, for a tprobe, the stub is on
+ *	@tpoint)
+ * @fp: the fprobe; set up again before every registration
+ *
+ * @tpoint, @mod, @registered and @fp change under event_mutex.
+ */
+struct tf {
+	struct dyn_event devent;
+	struct list_head member;
+	struct pev *ev;
+	struct tpp_def *def;
+	struct probe_prog *prog;
+	struct tracepoint *tpoint;
+	struct module *mod;
+	bool registered;
+	struct fprobe fp;
+};
+
+/* Defined with its callbacks, below; is_tf() only needs its address */
+static struct dyn_event_operations tf_dyn_ops;
+
+static inline bool is_tf(struct dyn_event *ev)
+{
+	return ev->ops == &tf_dyn_ops;
+}
+
+static inline struct tf *to_tf(struct dyn_event *ev)
+{
+	return container_of(ev, struct tf, devent);
+}
+
+static inline bool tf_is_return(const struct tf *tf)
+{
+	return tf->def->is_return;
+}
+
+static inline bool tf_is_tpoint(const struct tf *tf)
+{
+	return tf->def->kind == 't';
+}
+
+static struct tf *tf_first(struct pev *ev)
+{
+	return list_first_entry_or_null(&ev->members, struct tf, member);
+}
+
+/* ---- The hit path ---- */
+
+static nokprobe_inline void tf_fill_head(const struct tf *tf, void *rec,
+					 unsigned long entry_ip,
+					 unsigned long ret_ip)
+{
+	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
+
+	head[0] = entry_ip;
+	if (tf_is_return(tf))
+		head[1] = ret_ip;
+}
+
+static nokprobe_inline unsigned int tf_dyn_size(const struct tf *tf,
+						struct pt_regs *regs,
+						const unsigned long *edata)
+{
+	if (!probe_prog_has_dyn(tf->prog))
+		return 0;
+	return probe_prog_dyn_size(tf->prog, regs, edata);
+}
+
+static nokprobe_inline void tf_trace_one(const struct tf *tf,
+					 struct trace_event_file *file,
+					 struct pt_regs *regs,
+					 const unsigned long *edata,
+					 unsigned long entry_ip,
+					 unsigned long ret_ip)
+{
+	struct trace_event_buffer fbuffer;
+	unsigned int size;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	size = tf->prog->fixed_size + tf_dyn_size(tf, regs, edata);
+	rec = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!rec)
+		return;
+	fbuffer.regs = regs;
+	tf_fill_head(tf, rec, entry_ip, ret_ip);
+	probe_prog_store(tf->prog, regs, edata, rec, size);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+static void tf_trace(const struct tf *tf, struct pt_regs *regs,
+		     const unsigned long *edata, unsigned long entry_ip,
+		     unsigned long ret_ip)
+{
+	struct pev_link *link;
+
+	pev_for_each_file(tf->ev, link)
+		tf_trace_one(tf, link->file, regs, edata, entry_ip, ret_ip);
+}
+
+NOKPROBE_SYMBOL(tf_trace);
+
+#ifdef CONFIG_PERF_EVENTS
+/* 6.12 runs no BPF program on fprobe events: perf records only */
+static void tf_perf(const struct tf *tf, struct pt_regs *regs,
+		    const unsigned long *edata, unsigned long entry_ip,
+		    unsigned long ret_ip)
+{
+	struct trace_event_call *call = &tf->ev->call;
+	unsigned int fixed = tf->prog->fixed_size;
+	struct hlist_head *head;
+	int size, rctx;
+	void *rec;
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return;
+	/* perf adds a u32 size in front; keep the whole u64 aligned */
+	size = ALIGN(fixed + tf_dyn_size(tf, regs, edata) + sizeof(u32),
+		     sizeof(u64)) - sizeof(u32);
+	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
+	size = min_t(int, size, PERF_MAX_TRACE_SIZE - sizeof(u32));
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return;
+	memset(rec + fixed, 0, size - fixed);
+	tf_fill_head(tf, rec, entry_ip, ret_ip);
+	probe_prog_store(tf->prog, regs, edata, rec, size);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+}
+
+NOKPROBE_SYMBOL(tf_perf);
+#else
+static inline void tf_perf(const struct tf *tf, struct pt_regs *regs,
+			   const unsigned long *edata, unsigned long entry_ip,
+			   unsigned long ret_ip)
+{
+}
+#endif
+
+static void tf_hit(const struct tf *tf, struct pt_regs *regs,
+		   const unsigned long *edata, unsigned long entry_ip,
+		   unsigned long ret_ip)
+{
+	unsigned int flags = READ_ONCE(tf->ev->flags);
+
+	if (flags & PEV_F_TRACE)
+		tf_trace(tf, regs, edata, entry_ip, ret_ip);
+	if (flags & PEV_F_PERF)
+		tf_perf(tf, regs, edata, entry_ip, ret_ip);
+}
+
+NOKPROBE_SYMBOL(tf_hit);
+
+static int tf_entry_handler(struct fprobe *fp, unsigned long entry_ip,
+			    unsigned long ret_ip, struct pt_regs *regs,
+			    void *entry_data)
+{
+	tf_hit(container_of(fp, struct tf, fp), regs, NULL, entry_ip, 0);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(tf_entry_handler);
+
+/* A return probe that reads $argN saves them on the way in */
+static int tf_save_entry(struct fprobe *fp, unsigned long entry_ip,
+			 unsigned long ret_ip, struct pt_regs *regs,
+			 void *entry_data)
+{
+	struct tf *tf = container_of(fp, struct tf, fp);
+
+	probe_prog_save_entry(tf->prog, regs, entry_data);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(tf_save_entry);
+
+static void tf_exit_handler(struct fprobe *fp, unsigned long entry_ip,
+			    unsigned long ret_ip, struct pt_regs *regs,
+			    void *entry_data)
+{
+	struct tf *tf = container_of(fp, struct tf, fp);
+
+	tf_hit(tf, regs, tf->prog->nr_edata ? entry_data : NULL, entry_ip,
+	       ret_ip);
+}
+
+NOKPROBE_SYMBOL(tf_exit_handler);
+
+/* ---- Registration with fprobe and tracepoints ---- */
+
+static unsigned long tf_sym_lookup(void *priv, const char *name)
+{
+	return kallsyms_lookup_name(name);
+}
+
+/*
+ * fprobe keeps state in struct fprobe that unregister_fprobe() does not
+ * reset, so it gets a fresh one for every registration.
+ */
+static void tf_setup_fprobe(struct tf *tf)
+{
+	struct fprobe *fp = &tf->fp;
+
+	memset(fp, 0, sizeof(*fp));
+	if (tf_is_return(tf)) {
+		fp->exit_handler = tf_exit_handler;
+		fp->nr_maxactive = tf->def->maxactive;
+		if (tf->prog->nr_edata) {
+			fp->entry_handler = tf_save_entry;
+			fp->entry_data_size = probe_prog_edata_size(tf->prog);
+		}
+	} else {
+		fp->entry_handler = tf_entry_handler;
+	}
+	if (!pev_enabled(tf->ev))
+		fp->flags |= FPROBE_FL_DISABLED;
+}
+
+/* The stub goes on the tracepoint, then the fprobe on the stub */
+static int tf_register_tpoint(struct tf *tf)
+{
+	struct tracepoint *tpoint = tf->tpoint;
+	unsigned long ip = (unsigned long)tpoint->probestub;
+	int ret;
+
+	ret = tracepoint_probe_register_prio_may_exist(tpoint,
+						       tpoint->probestub,
+						       NULL, 0);
+	if (ret < 0)
+		return ret;
+	ret = register_fprobe_ips(&tf->fp, &ip, 1);
+	if (ret)
+		tracepoint_probe_unregister(tpoint, tpoint->probestub, NULL);
+	return ret;
+}
+
+/* Register @tf, armed when its event is enabled; a waiting tprobe waits */
+static int tf_register_fprobe(struct tf *tf)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
+	if (tf->registered)
+		return -EINVAL;
+	ret = probe_prog_resolve_symbols(tf->prog, tf_sym_lookup, NULL);
+	if (ret)
+		return ret;
+	if (tf_is_tpoint(tf) && !tf->tpoint)
+		return 0;
+	tf_setup_fprobe(tf);
+	if (tf_is_tpoint(tf))
+		ret = tf_register_tpoint(tf);
+	else
+		ret = register_fprobe(&tf->fp, tf->def->symbol, NULL);
+	tf->registered = !ret;
+	return ret;
+}
+
+static void tf_unregister_fprobe(struct tf *tf)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!tf->registered)
+		return;
+	unregister_fprobe(&tf->fp);
+	if (tf_is_tpoint(tf))
+		tracepoint_probe_unregister(tf->tpoint, tf->tpoint->probestub,
+					    NULL);
+	tf->registered = false;
+}
+
+static void tf_disarm(struct pev *ev)
+{
+	struct tf *tf;
+
+	list_for_each_entry(tf, &ev->members, member)
+		if (tf->registered)
+			disable_fprobe(&tf->fp);
+}
+
+static int tf_arm(struct pev *ev)
+{
+	struct tf *tf;
+
+	list_for_each_entry(tf, &ev->members, member)
+		if (tf->registered)
+			enable_fprobe(&tf->fp);
+	return 0;
+}
+
+static const struct pev_ops tf_pev_ops = {
+	.arm = tf_arm,
+	.disarm = tf_disarm,
+};
+
+/* ---- Life cycle of a probe ---- */
+
+static void tf_free(struct tf *tf)
+{
+	if (!tf)
+		return;
+	probe_prog_free(tf->prog);
+	tpp_free(tf->def);
+	kfree(tf);
+}
+
+/* A probe for @def, which it takes over, not yet on any event */
+static struct tf *tf_alloc(struct tpp_def *def, struct tracepoint *tpoint,
+			   struct module *mod)
+{
+	struct tf *tf = kzalloc(sizeof(*tf), GFP_KERNEL);
+	int ret;
+
+	if (!tf) {
+		tpp_free(def);
+		return ERR_PTR(-ENOMEM);
+	}
+	tf->def = def;
+	tf->tpoint = tpoint;
+	tf->mod = mod;
+	INIT_LIST_HEAD(&tf->member);
+	dyn_event_init(&tf->devent, &tf_dyn_ops);
+	tf->prog = probe_prog_compile(def, pev_head_size(def->is_return ?
+				      PEV_HEAD_RET : PEV_HEAD_IP));
+	if (IS_ERR(tf->prog)) {
+		ret = PTR_ERR(tf->prog);
+		tf->prog = NULL;
+		tf_free(tf);
+		return ERR_PTR(ret);
+	}
+	return tf;
+}
+
+static void tf_link(struct tf *tf, struct pev *ev)
+{
+	tf->ev = ev;
+	list_add_tail(&tf->member, &ev->members);
+}
+
+/* Take @tf off its event; the last one out frees the event */
+static void tf_unlink(struct tf *tf)
+{
+	struct pev *ev = tf->ev;
+
+	list_del_init(&tf->member);
+	tf->ev = NULL;
+	if (ev && list_empty(&ev->members))
+		pev_free(ev);
+}
+
+/*
+ * Take @tf out: unregister its fprobe, and the event with it when it is the
+ * last probe.  Refuses with -EBUSY, changing nothing, while that event is
+ * enabled or in use.
+ */
+static int tf_unregister(struct tf *tf)
+{
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&tf->ev->members) && pev_unregister(tf->ev))
+		return -EBUSY;
+	tf_unregister_fprobe(tf);
+	dyn_event_remove(&tf->devent);
+	tf_unlink(tf);
+	return 0;
+}
+
+/* ---- Tracepoints by name ---- */
+
+/**
+ * struct tf_tp_query - looking a tracepoint up by name
+ * @name: the tracepoint
+ * @tpoint: result, or NULL
+ * @mod: result: its module, or NULL
+ * @get: take a reference on that module (nobody holds it loaded yet)
+ */
+struct tf_tp_query {
+	const char *name;
+	struct tracepoint *tpoint;
+	struct module *mod;
+	bool get;
+};
+
+static void tf_tp_kernel_cb(struct tracepoint *tp, void *priv)
+{
+	struct tf_tp_query *q = priv;
+
+	if (!q->tpoint && !strcmp(tp->name, q->name))
+		q->tpoint = tp;
+}
+
+static void tf_tp_module_cb(struct tracepoint *tp, struct module *mod,
+			    void *priv)
+{
+	struct tf_tp_query *q = priv;
+
+	if (q->tpoint || strcmp(tp->name, q->name))
+		return;
+	/* a module on its way out cannot be probed */
+	if (q->get && mod && !try_module_get(mod))
+		return;
+	q->tpoint = tp;
+	q->mod = mod;
+}
+
+/* The tracepoint @q->name in the kernel or any module (then referenced) */
+static void tf_find_tpoint(struct tf_tp_query *q)
+{
+	for_each_kernel_tracepoint(tf_tp_kernel_cb, q);
+	if (!q->tpoint) {
+		q->get = true;
+		for_each_module_tracepoint(tf_tp_module_cb, q);
+	}
+}
+
+/* ---- Parsing the head: "f[N][:NAME] PLACE" and "t[:NAME] TRACEPOINT" ---- */
+
+/**
+ * struct tf_head - what the first two words of a definition say
+ * @kind: 'f' or 't'
+ * @maxactive: N of "fN", 0 when not given
+ * @is_return: "%return", or an fprobe whose arguments read $retval
+ * @w1: offset of the second word (the place)
+ * @sym_len: length of the symbol or tracepoint name at @w1
+ * @name: group and event spans
+ */
+struct tf_head {
+	char kind;
+	unsigned int maxactive;
+	bool is_return;
+	unsigned int w1;
+	unsigned int sym_len;
+	struct tpp_name name;
+};
+
+static unsigned int tf_word_len(const char *s)
+{
+	const char *sp = strchr(s, ' ');
+
+	return sp ? sp - s : strlen(s);
+}
+
+/* Only a digit right after the kind starts N; errors point at it */
+static int tf_parse_maxactive(const char *cmd, unsigned int len,
+			      struct tf_head *h, struct tpp_error *err)
+{
+	char buf[TPP_MAX_EVENT_NAME_LEN];
+
+	if (!isdigit(cmd[1]))
+		return 0;
+	len--;
+	if (len >= sizeof(buf))
+		return tpp_error_set(err, TPP_E_MAXACT, 1, -EINVAL);
+	memcpy(buf, cmd + 1, len);
+	buf[len] = '\0';
+	if (kstrtouint(buf, 0, &h->maxactive) || !h->maxactive)
+		return tpp_error_set(err, TPP_E_MAXACT, 1, -EINVAL);
+	if (h->maxactive > TPP_MAXACTIVE_MAX)
+		return tpp_error_set(err, TPP_E_MAXACT_BIG, 1, -EINVAL);
+	return 0;
+}
+
+/* A tracepoint name is a C identifier's characters, nothing more */
+static int tf_check_tpoint_name(const char *cmd, const struct tf_head *h,
+				struct tpp_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->sym_len; i++) {
+		if (!isalnum(cmd[h->w1 + i]) && cmd[h->w1 + i] != '_')
+			return tpp_error_set(err, TPP_E_TPOINT_CHARS, h->w1 + i,
+					     -EINVAL);
+	}
+	return 0;
+}
+
+/*
+ * An fprobe whose arguments read $retval is a return probe without
+ * "%return"; a tprobe has no $retval.  Like 6.12, only the first "$retval"
+ * of each word counts, when no identifier character follows it.
+ */
+static int tf_scan_retval(const char *cmd, struct tf_head *h,
+			  struct tpp_error *err)
+{
+	const char *w = cmd + h->w1, *r;
+	unsigned int len = tf_word_len(w);
+
+	while (w[len] == ' ') {
+		w += len + 1;
+		len = tf_word_len(w);
+		r = strnstr(w, "$retval", len);
+		if (!r || isalnum(r[7]) || r[7] == '_')
+			continue;
+		if (h->kind == 't')
+			return tpp_error_set(err, TPP_E_RETVAL_ON_ENTRY,
+					     r - cmd, -EINVAL);
+		h->is_return = true;
+		break;
+	}
+	return 0;
+}
+
+/* The place word: "SYM", "SYM%return" (fprobes) or "TRACEPOINT" */
+static int tf_parse_place(const char *cmd, struct tf_head *h,
+			  struct tpp_error *err)
+{
+	const char *w = cmd + h->w1;
+	unsigned int len = tf_word_len(w);
+	const char *pct = memchr(w, '%', len);
+	int ret;
+
+	h->sym_len = pct ? pct - w : len;
+	if (pct) {
+		if (h->kind == 't' || len - h->sym_len != strlen("%return") ||
+		    strncmp(pct, "%return", len - h->sym_len))
+			return tpp_error_set(err, TPP_E_PLACE_SUFFIX,
+					     pct - cmd, -EINVAL);
+		h->is_return = true;
+		return 0;
+	}
+	if (h->kind == 't') {
+		ret = tf_check_tpoint_name(cmd, h, err);
+		if (ret)
+			return ret;
+	}
+	return tf_scan_retval(cmd, h, err);
+}
+
+/* Errors come in 6.12's order: maxactive, place, maxactive again, name */
+static int tf_parse_head(const char *cmd, struct tf_head *h,
+			 struct tpp_error *err)
+{
+	unsigned int len = tf_word_len(cmd);
+	const char *colon = memchr(cmd + 1, ':', len - 1);
+	int ret;
+
+	h->kind = cmd[0];
+	ret = tf_parse_maxactive(cmd, colon ? colon - cmd : len, h, err);
+	if (ret)
+		return ret;
+	h->w1 = len + 1;
+	ret = tf_parse_place(cmd, h, err);
+	if (ret)
+		return ret;
+	if (h->maxactive && !h->is_return)
+		return tpp_error_set(err, TPP_E_MAXACT_ON_ENTRY, 1, -EINVAL);
+	if (!colon)
+		return 0;
+	return tpp_parse_event_name(cmd, colon + 1 - cmd,
+				    len - (colon + 1 - cmd), &h->name, err);
+}
+
+/* "SYM__entry", "SYM__exit" or "TP" ("_TP" when it starts with a digit) */
+static char *tf_auto_event(const char *sym, const struct tf_head *h)
+{
+	char buf[TPP_MAX_EVENT_NAME_LEN];
+	char *p;
+
+	if (h->kind == 't')
+		snprintf(buf, sizeof(buf), "%s%s", isdigit(*sym) ? "_" : "",
+			 sym);
+	else
+		snprintf(buf, sizeof(buf), "%s__%s", sym,
+			 h->is_return ? "exit" : "entry");
+	/* 6.12 never looks at the first character */
+	for (p = buf + 1; *p; p++)
+		if (*p == ':' || *p == '.' || *p == '*')
+			*p = '_';
+	return kstrdup(buf, GFP_KERNEL);
+}
+
+/* Fill in what tpp_parse_args() leaves to us: kind, names, place */
+static int tf_fill_def(struct tpp_def *def, const char *cmd,
+		       const struct tf_head *h)
+{
+	const struct tpp_name *n = &h->name;
+
+	def->kind = h->kind;
+	def->is_return = h->is_return;
+	def->maxactive = h->maxactive;
+	def->place_pos = h->w1;
+	def->symbol = kmemdup_nul(cmd + h->w1, h->sym_len, GFP_KERNEL);
+	if (n->group_len)
+		def->group = kmemdup_nul(cmd + n->group, n->group_len,
+					 GFP_KERNEL);
+	else
+		def->group = kstrdup(h->kind == 't' ? TF_TPOINT_GROUP :
+				     TF_FUNC_GROUP, GFP_KERNEL);
+	if (n->event_len)
+		def->event = kmemdup_nul(cmd + n->event, n->event_len,
+					 GFP_KERNEL);
+	else if (def->symbol)
+		def->event = tf_auto_event(def->symbol, h);
+	return def->symbol && def->group && def->event ? 0 : -ENOMEM;
+}
+
+/* ---- Creating a probe from its definition ---- */
+
+static void tf_log_err(const char *cmd, const struct tpp_error *err)
+{
+	if (err->id != TPP_E_NONE)
+		tracing_log_err(NULL, "trace_fprobe", cmd, tpp_err_text,
+				err->id, err->pos);
+}
+
+/* Join into a new string the words of @raw, one space between each */
+static char *tf_join_words(const char *raw)
+{
+	char **argv, *cmd;
+	int argc, i;
+	size_t len = 0;
+
+	argv = argv_split(GFP_KERNEL, raw, &argc);
+	if (!argv)
+		return NULL;
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	cmd = kzalloc(len + 1, GFP_KERNEL);
+	for (i = 0; cmd && i < argc; i++) {
+		if (i)
+			strcat(cmd, " ");
+		strcat(cmd, argv[i]);
+	}
+	argv_free(argv);
+	return cmd;
+}
+
+/* The errno of a failed registration, as error_log tells it */
+static int tf_register_error(struct tf *tf, int ret, struct tpp_error *err)
+{
+	unsigned int pos = tf->def->place_pos;
+
+	if (ret == -EILSEQ)
+		tpp_error_set(err, TPP_E_INSN_BOUNDARY, pos, ret);
+	else if (ret == -ENOENT)
+		tpp_error_set(err, TPP_E_PLACE, pos, ret);
+	else if (ret != -ENOMEM && ret != -EEXIST)
+		tpp_error_set(err, TPP_E_REGISTER, pos, ret);
+	else
+		tpp_error_set(err, TPP_E_NONE, 0, ret);
+	return ret;
+}
+
+/* Link @tf to @ev, register it and list it; on failure, unlink it */
+static int tf_attach(struct tf *tf, struct pev *ev, struct tpp_error *err)
+{
+	int ret;
+
+	tf_link(tf, ev);
+	ret = tf_register_fprobe(tf);
+	if (ret) {
+		if (list_is_singular(&ev->members))
+			pev_unregister(ev);
+		tf_unlink(tf);
+		return tf_register_error(tf, ret, err);
+	}
+	dyn_event_add(&tf->devent, &ev->call);
+	return 0;
+}
+
+static int tf_append(struct tf *tf, struct pev *ev, struct tpp_error *err)
+{
+	struct tf *old = tf_first(ev);
+	int ret;
+
+	if (old->def->kind != tf->def->kind)
+		return tpp_error_set(err, TPP_E_APPEND_KIND, 0, -EEXIST);
+	ret = tpp_check_append(old->def, tf->def, err);
+	if (ret)
+		return ret;
+	list_for_each_entry(old, &ev->members, member)
+		if (tpp_same_probe(old->def, tf->def))
+			return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
+	return tf_attach(tf, ev, err);
+}
+
+static int tf_add_event(struct tf *tf, struct tpp_error *err)
+{
+	struct pev *ev;
+	int ret;
+
+	ev = pev_alloc(tf->def, tf_is_return(tf) ? PEV_HEAD_RET : PEV_HEAD_IP,
+		       &tf_pev_ops, TRACE_EVENT_FL_FPROBE);
+	if (IS_ERR(ev))
+		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
+	ret = pev_register(ev);
+	if (!ret)
+		return tf_attach(tf, ev, err);
+	pev_free(ev);
+	if (ret == -EEXIST)
+		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
+	pr_warn("Failed to register probe event(%d)\n", ret);
+	return tpp_error_set(err, TPP_E_NONE, 0, ret);
+}
+
+/* Put @tf on its event, new or existing; 0 or an error in @err */
+static int tf_register(struct tf *tf, struct tpp_error *err)
+{
+	struct pev *ev;
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ev = pev_find(tf->def->group, tf->def->event);
+	if (IS_ERR(ev) || (ev && !(ev->call.flags & TRACE_EVENT_FL_FPROBE)))
+		ret = tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
+	else if (ev)
+		ret = tf_append(tf, ev, err);
+	else
+		ret = tf_add_event(tf, err);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/**
+ * struct tf_place - what a parse needs to know about the probed place
+ * @tpoint: a tprobe's tracepoint, NULL while its module is not loaded
+ * @mod: the module holding @tpoint, referenced for the parse
+ * @func: the function whose BTF describes the arguments
+ * @stub: room for the name of @tpoint's stub
+ */
+struct tf_place {
+	struct tracepoint *tpoint;
+	struct module *mod;
+	const char *func;
+	char stub[KSYM_NAME_LEN];
+};
+
+/*
+ * A tprobe's arguments are the parameters of its tracepoint's stub.  A
+ * tracepoint nobody knows may come with a module later.
+ */
+static int tf_find_place(const char *sym, const struct tf_head *h,
+			 struct tf_place *pl, struct tpp_error *err)
+{
+	struct tf_tp_query q = { .name = sym };
+
+	pl->func = sym;
+	if (h->kind != 't')
+		return 0;
+	tf_find_tpoint(&q);
+	pl->tpoint = q.tpoint;
+	pl->mod = q.mod;
+	if (q.tpoint)
+		pl->func = kallsyms_lookup((unsigned long)q.tpoint->probestub,
+					   NULL, NULL, NULL, pl->stub);
+	else if (!IS_ENABLED(CONFIG_MODULES))
+		return tpp_error_set(err, TPP_E_NO_TPOINT, h->w1, -EINVAL);
+	return 0;
+}
+
+/* The arguments, parsed where the head says the probe sits */
+static struct tpp_def *tf_parse(const char *cmd, struct tf_head *h,
+				struct tf_place *pl, struct tpp_error *err)
+{
+	unsigned int flags = TPP_FPROBE;
+	struct probe_kenv ke;
+	struct tpp_def *def;
+	char *sym;
+	int ret;
+
+	ret = tf_parse_head(cmd, h, err);
+	if (ret)
+		return ERR_PTR(ret);
+	sym = kmemdup_nul(cmd + h->w1, h->sym_len, GFP_KERNEL);
+	if (!sym)
+		return ERR_PTR(-ENOMEM);
+	ret = tf_find_place(sym, h, pl, err);
+	if (ret) {
+		kfree(sym);
+		return ERR_PTR(ret);
+	}
+	flags |= h->is_return ? TPP_RETURN : TPP_ENTRY;
+	if (h->kind == 't')
+		flags |= TPP_TPOINT;
+	probe_kenv_init(&ke);
+	def = tpp_parse_args(cmd, 2, flags, pl->func, &ke.env, err);
+	probe_kenv_destroy(&ke);
+	kfree(sym);
+	if (!IS_ERR(def) && tf_fill_def(def, cmd, h)) {
+		tpp_free(def);
+		def = ERR_PTR(tpp_error_set(err, TPP_E_NONE, 0, -ENOMEM));
+	}
+	return def;
+}
+
+/* Create the probe defined by @raw; -ECANCELED when it is not ours */
+static int tf_dyn_create(const char *raw)
+{
+	struct tpp_error err = { .id = TPP_E_NONE };
+	struct tf_head h = { 0 };
+	struct tf_place pl = { 0 };
+	struct tpp_def *def;
+	struct tf *tf;
+	char *cmd;
+	int ret;
+
+	cmd = tf_join_words(raw);
+	if (!cmd)
+		return -ENOMEM;
+	/* "f" or "t" and at least a place, or it is someone else's */
+	if ((cmd[0] != 'f' && cmd[0] != 't') || !strchr(cmd, ' ')) {
+		kfree(cmd);
+		return -ECANCELED;
+	}
+	def = tf_parse(cmd, &h, &pl, &err);
+	if (IS_ERR(def)) {
+		ret = PTR_ERR(def);
+		goto log;
+	}
+	tf = tf_alloc(def, pl.tpoint, pl.mod);
+	if (IS_ERR(tf)) {
+		ret = PTR_ERR(tf);
+		goto put_mod;
+	}
+	ret = tf_register(tf, &err);
+	if (ret)
+		tf_free(tf);
+log:
+	if (ret)
+		tf_log_err(cmd, &err);
+put_mod:
+	module_put(pl.mod);
+	kfree(cmd);
+	return ret;
+}
+
+/* ---- dyn_event operations: listing, matching, removal ---- */
+
+static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct tf *tf = to_tf(ev);
+	const struct tpp_def *def = tf->def;
+	unsigned int i;
+
+	seq_putc(m, def->kind);
+	if (def->is_return && def->maxactive)
+		seq_printf(m, "%u", def->maxactive);
+	seq_printf(m, ":%s/%s %s%s", pev_group(tf->ev), pev_name(tf->ev),
+		   def->symbol, def->is_return ? "%return" : "");
+	for (i = 0; i < def->nr_args; i++)
+		seq_printf(m, " %s=%s", def->args[i].name, def->args[i].comm);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static bool tf_dyn_busy(struct dyn_event *ev)
+{
+	return pev_enabled(to_tf(ev)->ev);
+}
+
+static int tf_dyn_free(struct dyn_event *ev)
+{
+	struct tf *tf = to_tf(ev);
+	int ret = tf_unregister(tf);
+
+	if (!ret)
+		tf_free(tf);
+	return ret;
+}
+
+static bool tf_word_is_arg(const char *word, const struct tpp_arg *arg)
+{
+	size_t n = strlen(arg->name);
+
+	return !strncmp(word, arg->name, n) && word[n] == '=' &&
+	       !strcmp(word + n + 1, arg->comm);
+}
+
+/* "-:[GRP/]EVENT [SYM [ARG...]]": SYM (no %return) and leading args match */
+static bool tf_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *ev)
+{
+	struct tf *tf = to_tf(ev);
+	int i;
+
+	if (event[0] && strcmp(event, pev_name(tf->ev)))
+		return false;
+	if (system && strcmp(system, pev_group(tf->ev)))
+		return false;
+	if (!argc)
+		return true;
+	if (strcmp(argv[0], tf->def->symbol) || argc - 1 > tf->def->nr_args)
+		return false;
+	for (i = 1; i < argc; i++)
+		if (!tf_word_is_arg(argv[i], &tf->def->args[i - 1]))
+			return false;
+	return true;
+}
+
+static struct dyn_event_operations tf_dyn_ops = {
+	.match = tf_dyn_match,
+	.is_busy = tf_dyn_busy,
+	.show = tf_dyn_show,
+	.free = tf_dyn_free,
+	.create = tf_dyn_create,
+};
+
+/* ---- Modules: tprobes follow their tracepoint's module ---- */
+
+#ifdef CONFIG_MODULES
+/* A waiting tprobe whose tracepoint @mod brings registers now */
+static void tf_module_coming(struct tf *tf, struct module *mod)
+{
+	struct tf_tp_query q = { .name = tf->def->symbol };
+	int ret;
+
+	for_each_tracepoint_in_module(mod, tf_tp_module_cb, &q);
+	if (!q.tpoint)
+		return;
+	tf->tpoint = q.tpoint;
+	tf->mod = mod;
+	ret = tf_register_fprobe(tf);
+	if (ret)
+		pr_warn("Failed to register tprobe %s on %s: %d\n",
+			pev_name(tf->ev), module_name(mod), ret);
+}
+
+/* The tracepoint goes with @mod: unregister, and wait for it again */
+static void tf_module_going(struct tf *tf)
+{
+	tf_unregister_fprobe(tf);
+	tf->tpoint = NULL;
+	tf->mod = NULL;
+}
+
+static int tf_module_notify(struct notifier_block *nb, unsigned long val,
+			    void *data)
+{
+	struct tp_module *tp_mod = data;
+	struct dyn_event *pos;
+	struct tf *tf;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tf(pos) || !tf_is_tpoint(to_tf(pos)))
+			continue;
+		tf = to_tf(pos);
+		if (val == MODULE_STATE_COMING && !tf->tpoint)
+			tf_module_coming(tf, tp_mod->mod);
+		else if (val == MODULE_STATE_GOING && tf->mod == tp_mod->mod)
+			tf_module_going(tf);
+	}
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tf_module_nb = {
+	.notifier_call = tf_module_notify,
+};
+
+#define tf_watch_modules()	register_tracepoint_module_notifier(&tf_module_nb)
+#else
+#define tf_watch_modules()	0
+#endif
+
+/* ---- Start-up ---- */
+
+/* At core_initcall, so that boot-time users find fprobe events there */
+static __init int tf_init_early(void)
+{
+	int ret = dyn_event_register(&tf_dyn_ops);
+
+	if (ret)
+		return ret;
+	return tf_watch_modules();
+}
+core_initcall(tf_init_early);
