@@ -495,6 +495,37 @@ static void test_arrays(void)
 	     "|s:/etc/passwd|s:hello");
 }
 
+/*
+ * Eprobes take $comm and \"..." as string arrays (6.12 skips their type
+ * check there).  Every element must be stored; they used to leave all but
+ * the first __data_loc unset.  Found by fuzz_probe
+ * (fuzz/crashes/eprobe-comm-string-array).
+ */
+static void test_eprobe_string_arrays(void)
+{
+	struct tpp_error err;
+	struct hit h;
+
+	memset(&h, 0, sizeof(h));
+	h.def = tpp_parse_args("e:ev sys/ev $comm:string[2] \\\"ab\":string[2]",
+			       2, TPP_EVENT, NULL, &env_x86, &err);
+	if (!CHECK(!IS_ERR(h.def))) {
+		h.def = NULL;
+		return;
+	}
+	h.prog = probe_prog_compile(h.def, 16);
+	if (CHECK(!IS_ERR(h.prog))) {
+		fire(&h, &regs, __LINE__);
+		check_print(&h, " arg1={(fault),(fault)}"
+			    " arg2={(fault),(fault)}", __LINE__);
+		check_record(&h, "loc:0@32|loc:0@32|loc:0@32|loc:0@32",
+			     __LINE__);
+	} else {
+		h.prog = NULL;
+	}
+	release(&h);
+}
+
 /* ---- Return probes: $argN saved at the entry ---- */
 
 static void test_entry_data(void)
@@ -921,6 +952,7 @@ int main(void)
 	test_faults();
 	test_bitfields();
 	test_arrays();
+	test_eprobe_string_arrays();
 	test_entry_data();
 	test_formats();
 	test_strsize_sweep();

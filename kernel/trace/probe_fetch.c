@@ -676,16 +676,18 @@ static u8 store_op(const struct tpp_arg *arg)
 	default:
 		break;
 	}
+	/*
+	 * A string array needs pointers in memory.  6.12 accepts \IMM as the
+	 * value, stores the first element or two as faults and stops there.
+	 * $comm and \"..." arrays (eprobes take them) have no pointers either;
+	 * ST_COMM and ST_CONST would leave all but the first element unset.
+	 */
+	if (arg->count)
+		return deref ? PROBE_OP_ST_STRS : PROBE_OP_ST_FAULT;
 	if (arg->fetch.src == TPP_SRC_COMM)
 		return PROBE_OP_ST_COMM;
 	if (arg->fetch.src == TPP_SRC_IMMSTR)
 		return PROBE_OP_ST_CONST;
-	/*
-	 * A string array needs pointers in memory.  6.12 accepts \IMM as the
-	 * value, stores the first element or two as faults and stops there.
-	 */
-	if (arg->count)
-		return deref ? PROBE_OP_ST_STRS : PROBE_OP_ST_FAULT;
 	return PROBE_OP_ST_STR;
 }
 
