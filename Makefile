@@ -16,7 +16,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness baseline diff"
+	@echo "Targets: deps build run demo exec check check-harness baseline diff unit fuzz"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -42,11 +42,26 @@ exec: deps
 unit:
 	$(MAKE) -C harness/unit
 
+# libFuzzer over the parser and the fetch programs (harness/unit/README.md):
+# fuzz-smoke runs FUZZ_RUNS (1M) executions from the seeds, fuzz runs for
+# FUZZ_TIME seconds and prints the executions and probe_parse.c coverage.
+.PHONY: fuzz fuzz-smoke fuzz-deps
+fuzz-deps:
+	@command -v clang-14 >/dev/null && command -v llvm-cov-14 >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq clang-14 llvm-14 libclang-rt-14-dev; }
+
+fuzz-smoke: fuzz-deps
+	$(MAKE) -C harness/unit fuzz-smoke
+
+fuzz: fuzz-deps
+	$(MAKE) -C harness/unit fuzz
+
 # The harness's own tests: the console parser against saved real logs.
 check-harness:
 	python3 -m unittest discover -s harness/tests -t harness
 
-check: deps check-harness unit
+check: deps check-harness unit fuzz-smoke
 	$(KTEST) check
 
 # Differential test: the same corpus of definitions on KERNEL=upstream and
