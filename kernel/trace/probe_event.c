@@ -316,3 +316,70 @@ int pev_reg(struct trace_event_call *call, enum trace_reg type, void *data)
 		return 0;
 	}
 }
+
+/* ---- What every probe type's command path shares ---- */
+
+/**
+ * pev_join_words - the words of a command, one space between each
+ * @raw: the line as written
+ *
+ * The parser and error_log see this form, as in 6.12.
+ *
+ * Return: a new string (kfree() it), or NULL without memory.
+ */
+char *pev_join_words(const char *raw)
+{
+	char **argv, *cmd;
+	size_t len = 1;
+	int argc, i;
+
+	argv = argv_split(GFP_KERNEL, raw, &argc);
+	if (!argv)
+		return NULL;
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	cmd = kzalloc(len, GFP_KERNEL);
+	for (i = 0; cmd && i < argc; i++) {
+		if (i)
+			strcat(cmd, " ");
+		strcat(cmd, argv[i]);
+	}
+	argv_free(argv);
+	return cmd;
+}
+
+/**
+ * pev_log_err - the one place a parse or register error reaches error_log
+ * @loc: the tracer, e.g. "trace_kprobe"
+ * @cmd: the command from pev_join_words()
+ * @err: the first error; nothing is logged for TPP_E_NONE
+ */
+void pev_log_err(const char *loc, const char *cmd,
+		 const struct tpp_error *err)
+{
+	if (err->id != TPP_E_NONE)
+		tracing_log_err(NULL, loc, cmd, tpp_err_text, err->id,
+				err->pos);
+}
+
+/**
+ * pev_register_error - how error_log tells a failed probe registration
+ * @place_pos: caret of the place word
+ * @ret: the negative errno the registration gave
+ * @err: set to the matching error (none for -ENOMEM and -EEXIST)
+ *
+ * Return: @ret.
+ */
+int pev_register_error(unsigned int place_pos, int ret,
+		       struct tpp_error *err)
+{
+	if (ret == -EILSEQ)
+		tpp_error_set(err, TPP_E_INSN_BOUNDARY, place_pos, ret);
+	else if (ret == -ENOENT)
+		tpp_error_set(err, TPP_E_PLACE, place_pos, ret);
+	else if (ret != -ENOMEM && ret != -EEXIST)
+		tpp_error_set(err, TPP_E_REGISTER, place_pos, ret);
+	else
+		tpp_error_set(err, TPP_E_NONE, 0, ret);
+	return ret;
+}

@@ -118,4 +118,10 @@ int pev_unregister(struct pev *ev);
 struct pev *pev_find(const char *group, const char *event);
 int pev_reg(struct trace_event_call *call, enum trace_reg type, void *data);
 
+char *pev_join_words(const char *raw);
+void pev_log_err(const char *loc, const char *cmd,
+		 const struct tpp_error *err);
+int pev_register_error(unsigned int place_pos, int ret,
+		       struct tpp_error *err);
+
 #endif /* _TRACE_PROBE_EVENT_H */

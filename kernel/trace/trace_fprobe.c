@@ -656,51 +656,6 @@ static int tf_fill_def(struct tpp_def *def, const char *cmd,
 
 /* ---- Creating a probe from its definition ---- */
 
-static void tf_log_err(const char *cmd, const struct tpp_error *err)
-{
-	if (err->id != TPP_E_NONE)
-		tracing_log_err(NULL, "trace_fprobe", cmd, tpp_err_text,
-				err->id, err->pos);
-}
-
-/* Join into a new string the words of @raw, one space between each */
-static char *tf_join_words(const char *raw)
-{
-	char **argv, *cmd;
-	int argc, i;
-	size_t len = 0;
-
-	argv = argv_split(GFP_KERNEL, raw, &argc);
-	if (!argv)
-		return NULL;
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	cmd = kzalloc(len + 1, GFP_KERNEL);
-	for (i = 0; cmd && i < argc; i++) {
-		if (i)
-			strcat(cmd, " ");
-		strcat(cmd, argv[i]);
-	}
-	argv_free(argv);
-	return cmd;
-}
-
-/* The errno of a failed registration, as error_log tells it */
-static int tf_register_error(struct tf *tf, int ret, struct tpp_error *err)
-{
-	unsigned int pos = tf->def->place_pos;
-
-	if (ret == -EILSEQ)
-		tpp_error_set(err, TPP_E_INSN_BOUNDARY, pos, ret);
-	else if (ret == -ENOENT)
-		tpp_error_set(err, TPP_E_PLACE, pos, ret);
-	else if (ret != -ENOMEM && ret != -EEXIST)
-		tpp_error_set(err, TPP_E_REGISTER, pos, ret);
-	else
-		tpp_error_set(err, TPP_E_NONE, 0, ret);
-	return ret;
-}
-
 /* Link @tf to @ev, register it and list it; on failure, unlink it */
 static int tf_attach(struct tf *tf, struct pev *ev, struct tpp_error *err)
 {
@@ -712,7 +667,7 @@ static int tf_attach(struct tf *tf, struct pev *ev, struct tpp_error *err)
 		if (list_is_singular(&ev->members))
 			pev_unregister(ev);
 		tf_unlink(tf);
-		return tf_register_error(tf, ret, err);
+		return pev_register_error(tf->def->place_pos, ret, err);
 	}
 	dyn_event_add(&tf->devent, &ev->call);
 	return 0;
@@ -854,7 +809,7 @@ static int tf_dyn_create(const char *raw)
 	char *cmd;
 	int ret;
 
-	cmd = tf_join_words(raw);
+	cmd = pev_join_words(raw);
 	if (!cmd)
 		return -ENOMEM;
 	/* "f" or "t" and at least a place, or it is someone else's */
@@ -877,7 +832,7 @@ static int tf_dyn_create(const char *raw)
 		tf_free(tf);
 log:
 	if (ret)
-		tf_log_err(cmd, &err);
+		pev_log_err("trace_fprobe", cmd, &err);
 put_mod:
 	module_put(pl.mod);
 	kfree(cmd);

@@ -542,51 +542,6 @@ static int tk_unregister(struct tk *tk)
 
 /* ---- Creating a probe from its definition ---- */
 
-static void tk_log_err(const char *cmd, const struct tpp_error *err)
-{
-	if (err->id != TPP_E_NONE)
-		tracing_log_err(NULL, "trace_kprobe", cmd, tpp_err_text,
-				err->id, err->pos);
-}
-
-/* Join into a new string the words of @raw, one space between each */
-static char *tk_join_words(const char *raw)
-{
-	char **argv, *cmd;
-	int argc, i;
-	size_t len = 0;
-
-	argv = argv_split(GFP_KERNEL, raw, &argc);
-	if (!argv)
-		return NULL;
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	cmd = kzalloc(len + 1, GFP_KERNEL);
-	for (i = 0; cmd && i < argc; i++) {
-		if (i)
-			strcat(cmd, " ");
-		strcat(cmd, argv[i]);
-	}
-	argv_free(argv);
-	return cmd;
-}
-
-/* The errno of a failed kprobe registration, as error_log tells it */
-static int tk_register_error(struct tk *tk, int ret, struct tpp_error *err)
-{
-	unsigned int pos = tk->def->place_pos;
-
-	if (ret == -EILSEQ)
-		tpp_error_set(err, TPP_E_INSN_BOUNDARY, pos, ret);
-	else if (ret == -ENOENT)
-		tpp_error_set(err, TPP_E_PLACE, pos, ret);
-	else if (ret != -ENOMEM && ret != -EEXIST)
-		tpp_error_set(err, TPP_E_REGISTER, pos, ret);
-	else
-		tpp_error_set(err, TPP_E_NONE, 0, ret);
-	return ret;
-}
-
 /*
  * Make @tk a member of @ev and register its kprobe.  On failure nothing is
  * left: @tk is off @ev, and a new event that would stay empty is removed.
@@ -604,7 +559,7 @@ static int tk_attach(struct tk *tk, struct pev *ev, struct tpp_error *err)
 	if (list_is_singular(&ev->members))
 		trace_remove_event_call(&ev->call);
 	tk_unlink(tk);
-	return tk_register_error(tk, ret, err);
+	return pev_register_error(tk->def->place_pos, ret, err);
 }
 
 static int tk_append(struct tk *tk, struct pev *ev, struct tpp_error *err)
@@ -637,7 +592,7 @@ static int tk_add_event(struct tk *tk, struct tpp_error *err)
 	if (ret == -EEXIST)
 		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
 	pr_warn("Failed to register probe event(%d)\n", ret);
-	return tk_register_error(tk, ret, err);
+	return pev_register_error(tk->def->place_pos, ret, err);
 }
 
 /* Put @tk on its event, new or existing; 0 or an error in @err */
@@ -668,7 +623,7 @@ static int tk_dyn_create(const char *raw)
 	char *cmd;
 	int ret;
 
-	cmd = tk_join_words(raw);
+	cmd = pev_join_words(raw);
 	if (!cmd)
 		return -ENOMEM;
 	if (!cmd[0]) {
@@ -693,7 +648,7 @@ static int tk_dyn_create(const char *raw)
 		tk_free(tk);
 log:
 	if (ret)
-		tk_log_err(cmd, &err);
+		pev_log_err("trace_kprobe", cmd, &err);
 free_cmd:
 	kfree(cmd);
 	return ret;
