@@ -42,6 +42,58 @@ exec: deps
 unit:
 	$(MAKE) -C harness/unit
 
+# Documentation: `make htmldocs SPHINXDIRS=trace` of the pristine tree with
+# our Documentation/ copied over it, in DOCS_ROOT (a hard-linked scratch
+# tree, rebuilt every time).  Fails on any warning that names kprobetrace
+# (including labels other documents link to), and when kprobetrace.rst
+# lacks an error_log message of probe_parse_errors.h.  15-40 s; in check.
+DOCS_ROOT ?= /var/tmp/kpt-docs
+DOCS_TAR := /usr/src/linux-source-6.12.tar.xz
+.PHONY: docs docs-deps
+docs-deps:
+	@command -v sphinx-build >/dev/null && command -v dot >/dev/null && \
+		python3 -c 'import sphinx_rtd_theme, yaml' 2>/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq python3-sphinx python3-sphinx-rtd-theme \
+		python3-yaml graphviz; }
+	@test -e $(or $(KPT_ROOT),/var/tmp/kpt)/src/upstream/.kpt-unpacked || \
+		test -e $(DOCS_TAR) || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		linux-source-6.12; }
+
+docs: docs-deps
+	@sed -n 's/^TPP_ERR([A-Z0-9_]*,[[:space:]]*"\(.*\)")$$/\1/p' \
+		kernel/trace/probe_parse_errors.h | sed 's/\\"/"/g' | \
+	{ bad=0; while IFS= read -r m; do \
+		grep -qF "\`\`$$m\`\`" Documentation/trace/kprobetrace.rst || \
+		{ echo "docs: kprobetrace.rst lacks error_log message: $$m"; \
+		bad=1; }; done; test $$bad = 0; }
+	@set -e; t0=$$(date +%s); d="$(DOCS_ROOT)"; \
+	case "$$d" in /?*) ;; *) echo "docs: DOCS_ROOT must be absolute"; exit 2;; esac; \
+	src=$(or $(KPT_ROOT),/var/tmp/kpt)/src/upstream; \
+	if [ ! -e $$src/.kpt-unpacked ]; then src=$$d/upstream; \
+		if [ ! -e $$src/.unpacked ]; then rm -rf $$src; mkdir -p $$src; \
+			tar -C $$src --strip-components=1 -xf $(DOCS_TAR); \
+			touch $$src/.unpacked; fi; fi; \
+	rm -rf $$d/tree $$d/out; mkdir -p $$d; \
+	cp -al $$src $$d/tree 2>/dev/null || cp -a $$src $$d/tree; \
+	git ls-files -co --exclude-standard -- Documentation | \
+	while read -r f; do [ -f "$$f" ] || continue; \
+		rm -f "$$d/tree/$$f"; mkdir -p "$$(dirname "$$d/tree/$$f")"; \
+		cp "$$f" "$$d/tree/$$f"; done; \
+	env -u ARCH -u V -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+		make -C $$d/tree htmldocs SPHINXDIRS=trace O=$$d/out \
+		> $$d/htmldocs.log 2>&1 || \
+		{ tail -30 $$d/htmldocs.log; echo "docs: htmldocs failed"; exit 1; }; \
+	w=$$(grep -c -i -E 'warning|error' $$d/htmldocs.log || true); \
+	k=$$(grep -i -E 'warning|error' $$d/htmldocs.log | grep -c kprobetrace || true); \
+	grep -i -E 'warning|error' $$d/htmldocs.log | grep kprobetrace || true; \
+	echo "docs: $$(( $$(date +%s) - t0 )) s, $$w warnings, $$k about kprobetrace;" \
+		"html in $$d/out/Documentation/output/trace, log $$d/htmldocs.log"; \
+	test "$$k" = 0
+
+check: docs
+
 # libFuzzer over the parser and the fetch programs (harness/unit/README.md):
 # fuzz-smoke runs FUZZ_RUNS (1M) executions from the seeds, fuzz runs for
 # FUZZ_TIME seconds and prints the executions and probe_parse.c coverage.
