@@ -9,6 +9,7 @@
 
 KTEST := harness/ktest
 export ARCH KERNEL TESTS SCRIPT DEBUG TIMEOUT APPEND V KPT_ROOT
+export SUITE ITERS ROUNDS CASES LONG SCALE_COUNTS BULK_COUNTS BULK_ROUNDS
 
 .PHONY: all help deps build run demo exec check check-harness baseline
 
@@ -16,7 +17,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness baseline diff unit fuzz"
+	@echo "Targets: deps build run demo exec check check-harness baseline diff unit fuzz bench bench-smoke"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -113,7 +114,7 @@ fuzz: fuzz-deps
 check-harness:
 	python3 -m unittest discover -s harness/tests -t harness
 
-check: deps check-harness unit fuzz-smoke
+check: deps check-harness unit fuzz-smoke bench-smoke
 	$(KTEST) check
 
 # Differential test: the same corpus of definitions on KERNEL=upstream and
@@ -125,3 +126,15 @@ diff: deps
 # Record KERNEL=upstream results as the committed baseline.
 baseline: deps
 	KERNEL=upstream $(KTEST) check --save-baseline
+
+# Benchmarks, upstream vs ours (README.md, Benchmarks): per hit under QEMU
+# -icount, bulk add/enable/disable/delete in wall-clock time; the tables
+# go to harness/bench/results-<arch>.txt.  SUITE=hit,floor,scale,bulk
+# ITERS= ROUNDS= CASES= LONG=1 (10 000 probes).  bench-smoke: one short
+# boot of ours that fails if the benchmark fails; times nothing.
+.PHONY: bench bench-smoke
+bench: deps
+	$(KTEST) bench
+
+bench-smoke: deps
+	$(KTEST) bench-smoke

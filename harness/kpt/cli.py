@@ -12,7 +12,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
-from . import check, console, deps, expect, initramfs, kbuild, paths, qemu
+from . import bench, check, console, deps, expect, initramfs, kbuild, paths
+from . import qemu
 from .util import log
 
 
@@ -42,8 +43,8 @@ def _env(b):
     return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
 
 
-def _initrd(rundir, base, mode, script, env):
-    jobarch = initramfs.job(rundir, mode, script, env)
+def _initrd(rundir, base, mode, script, env, files=None):
+    jobarch = initramfs.job(rundir, mode, script, env, files)
     out = os.path.join(rundir, "initrd.cpio.gz")
     with open(out, "wb") as f:
         for part in (base, jobarch):
@@ -146,6 +147,28 @@ def cmd_check(args):
     return 1 if totals[False] else 0
 
 
+class _Harness:
+    """What bench.py needs from the stages above."""
+
+    rundir = staticmethod(_rundir)
+    initrd = staticmethod(_initrd)
+    env = staticmethod(_env)
+
+    @staticmethod
+    def prepare(args, archname, kernel):
+        return _prepare(argparse.Namespace(**dict(vars(args),
+                                                  kernel=kernel)), archname)
+
+
+def cmd_bench(args):
+    """Upstream vs ours in QEMU (harness/kpt/bench.py)."""
+    return bench.main(_Harness, args)
+
+
+def cmd_bench_smoke(args):
+    return bench.smoke(_Harness, args)
+
+
 def cmd_parse(args):
     with open(args.log, errors="replace") as f:
         res = console.parse(f.read().splitlines())
@@ -167,7 +190,8 @@ def cmd_deps(args):
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="ktest", description=__doc__)
     p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
-                                       "check", "parse", "make"])
+                                       "check", "parse", "make", "bench",
+                                       "bench-smoke"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
                    help="x86_64, arm64, or a blank-separated list")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
@@ -199,7 +223,7 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    fn = globals()[f"cmd_{args.command}"]
+    fn = globals()[f"cmd_{args.command.replace('-', '_')}"]
     try:
         return fn(args)
     except KeyboardInterrupt:

@@ -111,14 +111,17 @@ def base(build, testsrc):
     return out
 
 
-def job(rundir, mode, script, env):
-    """Job archive: /kpt/job/run.sh and /kpt/job/env."""
+def job(rundir, mode, script, env, files=None):
+    """Job archive: /kpt/job/run.sh, /kpt/job/env and files ({name: path},
+    e.g. a benchmark program) as /kpt/job/<name>."""
     out = os.path.join(rundir, "job.cpio.gz")
     with tempfile.TemporaryDirectory(dir=paths.root()) as r:
         jd = os.path.join(r, "kpt/job")
         os.makedirs(jd)
         if script:
             shutil.copy(script, os.path.join(jd, "run.sh"))
+        for name, path in (files or {}).items():
+            shutil.copy(path, os.path.join(jd, name))
         env = dict(env, KPT_MODE=mode)
         with open(os.path.join(jd, "env"), "w") as f:
             for k, v in sorted(env.items()):

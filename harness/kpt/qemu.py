@@ -28,7 +28,8 @@ def command(build, initrd, interactive=False, icount=False, append=""):
            "-display", "none", "-kernel", build.image, "-initrd", initrd,
            "-append", " ".join(cmdline), *a.qemu_extra]
     if icount:
-        cmd += ["-icount", "shift=0"]
+        # One guest ns per guest instruction; idle time skipped.
+        cmd += ["-icount", "shift=0,sleep=off"]
     if interactive:
         cmd += ["-chardev", "stdio,id=con,mux=on,signal=off",
                 "-serial", "chardev:con", "-mon", "chardev=con"]

@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench: what a kprobe event costs, measured from user space in the guest.
+ *
+ * Per hit: a getppid() loop timed with CLOCK_MONOTONIC, the probe on the
+ * syscall's entry wrapper disabled (base) then enabled (probed), R rounds,
+ * the median of the per-round deltas.  Under QEMU -icount shift=0 one
+ * guest nanosecond is one guest instruction, so the figures are
+ * instructions per hit and repeat exactly from boot to boot.
+ *
+ * Suites (-s, comma-separated): hit, floor, scale, bulk.  Every result is
+ * one line starting with "@@KB" (parsed by harness/kpt/bench.py):
+ *
+ *   @@KB base <name> ns=<per call>
+ *   @@KB hit <case> base=<ns> probed=<ns> delta=<ns> mech=<how it hit>
+ *   @@KB scale <case> others=<N> delta=<ns> add=<ns per add>
+ *   @@KB bulk <mode> n=<N> add=<ms> enable=<ms> disable=<ms> delete=<ms>
+ *   @@KB error <what> <why>           (the run then exits 1)
+ *
+ * Usage: kbench [-s suites] [-c case,...] [-n iters] [-r rounds]
+ *               [-N scale counts] [-B bulk counts] [-o offsets]
+ *               [-m floor.ko]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing"
+#define KPLIST "/sys/kernel/debug/kprobes/list"
+#define OPTSYSCTL "/proc/sys/debug/kprobes-optimization"
+#define MAXR 64
+
+#if defined(__x86_64__)
+#define SYM "__x64_sys_getppid"
+#define R4 "%di %si %dx %cx"
+#define R8 R4 " %r8 %r9 %ax %bx"
+#define P "%di"			/* struct pt_regs *regs of the wrapper */
+#define UARG "+112(%di)"	/* regs->di: getppid's ignored 1st arg */
+#define ENTRY_MECH "ftrace"
+#elif defined(__aarch64__)
+#define SYM "__arm64_sys_getppid"
+#define R4 "%x0 %x1 %x2 %x3"
+#define R8 R4 " %x4 %x5 %x6 %x7"
+#define P "%x0"
+#define UARG "+0(%x0)"		/* regs->regs[0] */
+#define ENTRY_MECH "brk"
+#else
+#error "kbench: x86_64 or arm64"
+#endif
+
+#define DEREF4 "+0(" P "):u64 +8(" P "):u64 +16(" P "):u64 +24(" P "):u64"
+#define KSTR "+0(@init_uts_ns):string"	/* "Linux" */
+#define USTR "+0(" UARG "):ustring"	/* ustr below, 14 chars */
+#define MIX16 R4 " $arg1 $arg2 +0(" P "):u64 +8(" P "):u32 +16(" P "):s16" \
+	" +24(" P "):x8 $comm " USTR " " KSTR " @jiffies $stack0" \
+	" +32(" P "):b4@2/32"
+
+/* getppid() ignores its argument; the ustring cases read it. */
+static const char ustr[] = "kbench-ustring";
+
+enum how { ENTRY, INT3, OPT, RET };
+
+struct hcase {
+	const char *name;
+	enum how how;
+	const char *args;
+	const char *filter;	/* rejects every hit */
+	int tracing_off;
+};
+
+static const struct hcase hcases[] = {
+	{ "kprobe-0",       ENTRY, "" },
+	{ "kprobe-4reg",    ENTRY, R4 },
+	{ "kprobe-8reg",    ENTRY, R8 },
+	{ "kprobe-8arg",    ENTRY, "$arg1 $arg2 $arg3 $arg4 $arg5 $arg6 $arg7 $arg8" },
+	{ "kprobe-4deref",  ENTRY, DEREF4 },
+	{ "kprobe-string",  ENTRY, KSTR },
+	{ "kprobe-ustring", ENTRY, USTR },
+	{ "kprobe-comm",    ENTRY, "$comm" },
+	{ "kprobe-16mix",   ENTRY, MIX16 },
+	{ "int3-0",         INT3,  "" },
+	{ "optprobe-0",     OPT,   "" },
+	{ "kretprobe-0",    RET,   "" },
+	{ "kretprobe-retval", RET, "$retval" },
+	{ "filter-drop",    ENTRY, "%di", "common_pid == 0" },
+	{ "tracing-off",    ENTRY, "", NULL, 1 },
+};
+#define NHCASES (sizeof(hcases) / sizeof(hcases[0]))
+
+static long iters = 200000;
+static int rounds = 5;
+static const char *caselist;
+static const char *counts = "0,1000";
+static const char *bulkcounts = "10,100,1000";
+static const char *offsets = "";
+static const char *floormod;
+static int failed;
+
+static void err(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("@@KB error %s ", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failed = 1;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* ns per getppid() call over n calls */
+static double loop(long n)
+{
+	double t0 = now_ns();
+
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid, ustr);
+	return (now_ns() - t0) / n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* write(2) s to path; 0 or -errno */
+static int wfile(const char *path, const char *s, int flags)
+{
+	int fd = open(path, O_WRONLY | flags);
+	ssize_t len = strlen(s), n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n != len) {
+		int e = n < 0 ? errno : EIO;
+
+		close(fd);
+		return -e;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+static int tfile(const char *rel, const char *s)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", rel);
+	return wfile(path, s, O_TRUNC);
+}
+
+static int add_event(const char *def)
+{
+	return wfile(TRACEFS "/kprobe_events", def, O_APPEND);
+}
+
+static int enable(const char *grp, const char *ev, int on)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/enable", grp, ev);
+	return tfile(rel, on ? "1" : "0");
+}
+
+/* read a whole small file into a malloc'd string */
+static char *slurp(const char *path)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap + 1);
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0 || !buf) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb = realloc(buf, 2 * cap + 1);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[len] = 0;
+	return buf;
+}
+
+/*
+ * How the probe on SYM+off hits, from debugfs kprobes/list: "ftrace",
+ * "opt", "int3"/"brk" (a plain breakpoint), "disabled" or "none".
+ */
+static const char *mechanism(const char *sym, long off)
+{
+	char want[128], *list = slurp(KPLIST), *line, *save;
+	const char *m = "none";
+
+	/* kallsyms may name the wrapper's alias (__do_sys_getppid) */
+	snprintf(want, sizeof(want), "%s+0x%lx ", strchr(sym + 2, '_'), off);
+	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char tmp[512];
+
+		snprintf(tmp, sizeof(tmp), "%s ", line);
+		if (!strstr(tmp, want))
+			continue;
+		if (strstr(line, "[OPTIMIZED]"))
+			m = "opt";	/* disabled or not: the jump is there */
+		else if (strstr(line, "[DISABLED]"))
+			m = "disabled";
+		else if (strstr(line, "[FTRACE]"))
+			m = "ftrace";
+		else
+			m = strcmp(ENTRY_MECH, "brk") ? "int3" : "brk";
+		break;
+	}
+	if (!strcmp(m, "none") && getenv("KBENCH_DEBUG"))
+		printf("kbench: '%s' not in %s:\n%s\n", want, KPLIST,
+		       slurp(KPLIST));
+	free(list);
+	return m;
+}
+
+/* wait until the probe is (on) or is no longer (!on) optimized */
+static int wait_optimized(const char *sym, long off, int on)
+{
+	for (int i = 0; i < 500; i++) {
+		if ((strcmp(mechanism(sym, off), "opt") == 0) == on)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static int set_optimization(int on)
+{
+	return wfile(OPTSYSCTL, on ? "1" : "0", O_TRUNC);
+}
+
+/* first offset of -o that takes a probe (and, for OPT, optimizes) */
+static long pick_offset(enum how how)
+{
+	char *list = strdup(offsets), *tok, *save;
+	long found = -1;
+
+	set_optimization(how == OPT);
+	for (tok = strtok_r(list, ",", &save); tok && found < 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		long off = strtol(tok, NULL, 0);
+		char def[128];
+
+		snprintf(def, sizeof(def), "p:kbo/pick %s+%ld", SYM, off);
+		if (add_event(def))
+			continue;
+		if (how != OPT)
+			found = off;
+		else if (!enable("kbo", "pick", 1) &&
+			 !wait_optimized(SYM, off, 1))
+			found = off;
+		enable("kbo", "pick", 0);
+		add_event("-:kbo/pick");
+	}
+	free(list);
+	return found;
+}
+
+/*
+ * Per-hit delta of the enabled event grp/ev on SYM+off: R rounds of
+ * (disabled loop, enabled loop).  Fills base/probed/delta medians.
+ */
+static int measure(const char *grp, const char *ev, long off, int wait_opt,
+		   int tracing_off, double out[3])
+{
+	double b[MAXR], p[MAXR], d[MAXR];
+
+	if (enable(grp, ev, 1))
+		return -1;
+	loop(iters / 4);	/* warm up */
+	for (int r = 0; r < rounds; r++) {
+		if (enable(grp, ev, 0))
+			return -1;
+		/* a disabled optprobe keeps its jump until unoptimized */
+		if (wait_opt && wait_optimized(SYM, off, 0))
+			return -2;
+		b[r] = loop(iters);
+		if (enable(grp, ev, 1))
+			return -1;
+		if (wait_opt && wait_optimized(SYM, off, 1))
+			return -2;
+		if (tracing_off)
+			tfile("tracing_on", "0");
+		p[r] = loop(iters);
+		if (tracing_off)
+			tfile("tracing_on", "1");
+		d[r] = p[r] - b[r];
+	}
+	out[0] = median(b, rounds);
+	out[1] = median(p, rounds);
+	out[2] = median(d, rounds);
+	return 0;
+}
+
+static int selected(const char *name)
+{
+	char *list, *tok, *save;
+	int hit = 0;
+
+	if (!caselist || !*caselist)
+		return 1;
+	list = strdup(caselist);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		hit |= !strcmp(tok, name);
+	free(list);
+	return hit;
+}
+
+static void run_hcase(const struct hcase *c)
+{
+	char def[1024];
+	long off = 0;
+	double v[3];
+	const char *mech;
+	int rc;
+
+	if (c->how == INT3 || c->how == OPT) {
+		if (c->how == OPT && access(OPTSYSCTL, F_OK)) {
+			printf("@@KB skip %s no optprobes\n", c->name);
+			return;
+		}
+		off = pick_offset(c->how);
+		if (off < 0) {
+			err(c->name, "no usable offset in -o '%s'", offsets);
+			return;
+		}
+		set_optimization(c->how == OPT);
+	}
+	snprintf(def, sizeof(def), "%c:kb/%s %s+%ld %s",
+		 c->how == RET ? 'r' : 'p', "e", SYM, off, c->args);
+	rc = add_event(def);
+	if (rc) {
+		err(c->name, "adding '%s': %s", def, strerror(-rc));
+		return;
+	}
+	if (c->filter && (rc = tfile("events/kb/e/filter", c->filter)))
+		err(c->name, "filter: %s", strerror(-rc));
+	rc = measure("kb", "e", off, c->how == OPT, c->tracing_off, v);
+	mech = mechanism(SYM, off);
+	enable("kb", "e", 0);
+	add_event("-:kb/e");
+	if (c->how == INT3 || c->how == OPT)
+		set_optimization(1);
+	if (rc) {
+		err(c->name, rc == -2 ? "optimization state never settled"
+				  : "enable failed");
+		return;
+	}
+	printf("@@KB hit %s base=%.1f probed=%.1f delta=%.1f mech=%s off=%ld\n",
+	       c->name, v[0], v[1], v[2], mech, off);
+	fflush(stdout);
+}
+
+static void suite_hit(void)
+{
+	double v[MAXR];
+
+	for (int r = 0; r < rounds; r++)
+		v[r] = loop(iters);
+	printf("@@KB base getppid ns=%.1f\n", median(v, rounds));
+	fflush(stdout);
+	for (size_t i = 0; i < NHCASES; i++)
+		if (selected(hcases[i].name))
+			run_hcase(&hcases[i]);
+}
+
+/*
+ * The floor, without the event tracer: a bare kprobe from a module
+ * (harness/bench/kbfloor.c) with an empty handler (mode=0), and one that
+ * reserves and commits an 8-byte entry in a private ring buffer (mode=1).
+ */
+static void floor_case(const char *name, int mode)
+{
+	double b[MAXR], p[MAXR], d[MAXR];
+	char cmd[512];
+
+	for (int r = 0; r < rounds; r++) {
+		b[r] = loop(iters);
+		snprintf(cmd, sizeof(cmd), "insmod %s sym=%s mode=%d",
+			 floormod, SYM, mode);
+		if (system(cmd)) {
+			err(name, "'%s' failed", cmd);
+			return;
+		}
+		if (r == 0)
+			loop(iters / 4);
+		p[r] = loop(iters);
+		if (system("rmmod kbfloor")) {
+			err(name, "rmmod failed");
+			return;
+		}
+		d[r] = p[r] - b[r];
+	}
+	printf("@@KB hit %s base=%.1f probed=%.1f delta=%.1f mech=module off=0\n",
+	       name, median(b, rounds), median(p, rounds), median(d, rounds));
+	fflush(stdout);
+}
+
+static void suite_floor(void)
+{
+	if (!floormod || access(floormod, R_OK)) {
+		err("floor", "no module (-m)");
+		return;
+	}
+	if (selected("floor-kprobe"))
+		floor_case("floor-kprobe", 0);
+	if (selected("floor-rb"))
+		floor_case("floor-rb", 1);
+}
+
+/*
+ * Up to n probe-able function names from available_filter_functions:
+ * no modules, no duplicates, no compiler clones, none of the names the
+ * tracer itself or the probe path runs through.
+ */
+static const char *const avoid[] = {
+	"rcu", "_raw_", "raw_", "lock", "preempt", "trace", "ring_buffer",
+	"rb_", "kprobe", "ftrace", "arch_", "irq", "__irq", "do_int3",
+	"text_poke", "perf", "__x64_sys_getppid", "__arm64_sys_getppid",
+	"__do_sys_getppid", "kb_", "schedule", "__schedule", "sched",
+	"tick", "hrtimer", "timer", "clock", "ktime", "native_", "x86_",
+	"apic", "idle", "cpuidle", "default_idle", "do_idle", "mutex",
+	"down", "up_", "_cond_resched", "console", "printk", "vprintk",
+	"serial", "uart", "memcpy", "memset", "strlen", "strcmp",
+};
+
+static int avoided(const char *name)
+{
+	for (size_t i = 0; i < sizeof(avoid) / sizeof(avoid[0]); i++)
+		if (!strncmp(name, avoid[i], strlen(avoid[i])) ||
+		    (avoid[i][0] != '_' && strstr(name, avoid[i])))
+			return 1;
+	return strchr(name, '.') != NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char **funcs;
+static int nfuncs;
+
+static int load_funcs(void)
+{
+	char *text = slurp(TRACEFS "/available_filter_functions"), *line, *save;
+	char **all;
+	int n = 0, cap = 1024;
+
+	if (funcs)
+		return 0;
+	if (!text)
+		return -1;
+	all = malloc(cap * sizeof(*all));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strchr(line, ' ') || strchr(line, '['))
+			continue;
+		if (n == cap)
+			all = realloc(all, (cap *= 2) * sizeof(*all));
+		all[n++] = line;
+	}
+	qsort(all, n, sizeof(*all), cmp_str);
+	funcs = malloc(n * sizeof(*funcs));
+	for (int i = 0; i < n; i++) {
+		int dup = (i > 0 && !strcmp(all[i], all[i - 1])) ||
+			  (i + 1 < n && !strcmp(all[i], all[i + 1]));
+
+		if (!dup && !avoided(all[i]))
+			funcs[nfuncs++] = all[i];
+	}
+	free(all);
+	return 0;
+}
+
+/* add events grp/fI for funcs[from..to); return how many were accepted */
+static int add_many(const char *grp, int from, int to, int *accepted)
+{
+	int fd = open(TRACEFS "/kprobe_events", O_WRONLY | O_APPEND), ok = 0;
+	char def[256];
+
+	if (fd < 0)
+		return -1;
+	for (int i = from; i < to && i < nfuncs; i++) {
+		int len = snprintf(def, sizeof(def), "p:%s/f%d %s\n", grp, i,
+				   funcs[i]);
+
+		if (write(fd, def, len) == len) {
+			ok++;
+			if (accepted)
+				accepted[i] = 1;
+		}
+	}
+	close(fd);
+	return ok;
+}
+
+static int parse_counts(const char *counts, int *v, int max)
+{
+	char *list = strdup(counts), *tok, *save;
+	int n = 0;
+
+	for (tok = strtok_r(list, ",", &save); tok && n < max;
+	     tok = strtok_r(NULL, ",", &save))
+		v[n++] = atoi(tok);
+	free(list);
+	return n;
+}
+
+/*
+ * Per-hit cost of the target kprobe (created first, so it sits behind
+ * the others in its kprobe hash chain) with N other, disabled kprobe
+ * events registered.  N grows (counts ascending); nothing is deleted.
+ */
+static void suite_scale(void)
+{
+	int ns[16], n = parse_counts(counts, ns, 16), have = 0;
+	double v[3];
+	char name[32];
+
+	if (load_funcs()) {
+		err("scale", "no available_filter_functions");
+		return;
+	}
+	if (add_event("p:kbs/t " SYM)) {
+		err("scale", "adding the target failed");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		double t0 = now_ns(), add = 0;
+		int got;
+
+		if (ns[i] > have) {
+			got = add_many("kbn", have, ns[i], NULL);
+			add = got > 0 ? (now_ns() - t0) / got : 0;
+			have = ns[i];
+			if (have > nfuncs)
+				err("scale", "only %d functions", nfuncs);
+		}
+		snprintf(name, sizeof(name), "scale-%d", ns[i]);
+		if (measure("kbs", "t", 0, 0, 0, v)) {
+			err(name, "enable failed");
+			continue;
+		}
+		printf("@@KB scale %s others=%d base=%.1f probed=%.1f "
+		       "delta=%.1f add=%.0f mech=%s\n", name, ns[i], v[0], v[1],
+		       v[2], add, mechanism(SYM, 0));
+		enable("kbs", "t", 0);
+		fflush(stdout);
+	}
+}
+
+static double ms_since(double t0)
+{
+	return (now_ns() - t0) / 1e6;
+}
+
+/* one write() of all accepted definitions */
+static int add_batch(const char *grp, int n, const int *accepted)
+{
+	size_t cap = (size_t)n * 96 + 1, len = 0;
+	char *buf = malloc(cap);
+	int ok = 0, rc;
+
+	for (int i = 0; i < n && i < nfuncs; i++)
+		if (accepted[i]) {
+			len += snprintf(buf + len, cap - len, "p:%s/f%d %s\n",
+					grp, i, funcs[i]);
+			ok++;
+		}
+	rc = wfile(TRACEFS "/kprobe_events", buf, O_APPEND);
+	free(buf);
+	return rc ? rc : ok;
+}
+
+/*
+ * Wall clock: add N kprobe events (one write per line, then one write
+ * for all), enable and disable the group, delete all (O_TRUNC).
+ */
+static void suite_bulk(void)
+{
+	int ns[16], n = parse_counts(bulkcounts, ns, 16);
+
+	if (load_funcs()) {
+		err("bulk", "no available_filter_functions");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int *acc = calloc(ns[i] + 1, sizeof(int));
+
+		for (int batch = 0; batch < 2; batch++) {
+			double t0, add, en, dis, del;
+			int got;
+
+			t0 = now_ns();
+			got = batch ? add_batch("kbb", ns[i], acc)
+				    : add_many("kbb", 0, ns[i], acc);
+			add = ms_since(t0);
+			if (got <= 0) {
+				err("bulk", "adding %d events: %d", ns[i], got);
+				break;
+			}
+			t0 = now_ns();
+			tfile("events/kbb/enable", "1");
+			en = ms_since(t0);
+			t0 = now_ns();
+			tfile("events/kbb/enable", "0");
+			dis = ms_since(t0);
+			t0 = now_ns();
+			wfile(TRACEFS "/kprobe_events", "", O_TRUNC);
+			del = ms_since(t0);
+			printf("@@KB bulk %s n=%d events=%d add=%.1f enable=%.1f "
+			       "disable=%.1f delete=%.1f\n", batch ? "batch" : "line",
+			       ns[i], got, add, en, dis, del);
+			fflush(stdout);
+		}
+		free(acc);
+	}
+}
+
+/*
+ * Let the boot finish: x86 switches to the refined TSC clocksource a
+ * second or so after userland starts, and the first probes of the
+ * remaining devices still run.  (Idle time is free under icount.)
+ */
+static void settle(void)
+{
+	for (int i = 0; i < 100; i++) {
+		char *cs = slurp("/sys/devices/system/clocksource/clocksource0/"
+				 "current_clocksource");
+		int tsc = cs && !strncmp(cs, "tsc", 3);
+
+		free(cs);
+		if (tsc || strcmp(ENTRY_MECH, "ftrace"))
+			break;
+		usleep(100000);
+	}
+	sleep(2);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: kbench [-s hit,floor,scale,bulk] [-c cases] "
+		"[-n iters] [-r rounds] [-N counts] [-B counts] [-o offsets] "
+		"[-m ko]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *suites = "hit";
+	char *list, *tok, *save;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "s:c:n:r:N:B:o:m:")) != -1) {
+		switch (opt) {
+		case 's': suites = optarg; break;
+		case 'c': caselist = optarg; break;
+		case 'n': iters = atol(optarg); break;
+		case 'r': rounds = atoi(optarg); break;
+		case 'N': counts = optarg; break;
+		case 'B': bulkcounts = optarg; break;
+		case 'o': offsets = optarg; break;
+		case 'm': floormod = optarg; break;
+		default: usage();
+		}
+	}
+	if (iters < 1 || rounds < 1 || rounds > MAXR)
+		usage();
+	settle();
+	wfile(TRACEFS "/kprobe_events", "", O_TRUNC);
+	list = strdup(suites);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "hit"))
+			suite_hit();
+		else if (!strcmp(tok, "floor"))
+			suite_floor();
+		else if (!strcmp(tok, "scale"))
+			suite_scale();
+		else if (!strcmp(tok, "bulk"))
+			suite_bulk();
+		else
+			err("suite", "unknown suite '%s'", tok);
+	}
+	printf("@@KB done failed=%d\n", failed);
+	return failed;
+}

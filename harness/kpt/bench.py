@@ -1,0 +1,410 @@
+"""make bench: kbench in the guest, KERNEL=upstream vs KERNEL=ours.
+
+harness/bench/kbench.c (a static program) and kbfloor.c (a module built
+against each kernel) go into the job archive.  The icount suites (hit,
+floor, scale) run in one boot per kernel under QEMU -icount shift=0, where
+guest nanoseconds are guest instructions: deterministic, so one boot each
+is enough.  The bulk suite needs wall-clock time: it boots without icount,
+upstream and ours alternately, BULK_ROUNDS times each, and takes medians.
+"""
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import time
+
+from . import initramfs, paths, qemu
+from .util import log, run
+
+BENCH = os.path.join(paths.HARNESS, "bench")
+ICOUNT_SUITES = ("hit", "floor", "scale")
+WALL_SUITES = ("bulk",)
+KERNELS = ("upstream", "ours")
+CROSS_LIBC = {"arm64": "libc6-dev-arm64-cross"}
+_RECORD = re.compile(r"@@KB (\w+) (\S+)(.*)")
+_FIELD = re.compile(r"(\w+)=(\S+)")
+# Mid-function probe sites: plain instructions, like the anchors' "xor
+# %edx,%edx" (no branches, nothing PC-relative, which kprobes emulate).
+_AVOID = re.compile(r"\b(call|ret|jmp|j[a-z]+|bl?|b\.\w+|br|blr|cb\w+|"
+                    r"tb\w+|adrp?|ldr\s+\w+,\s*[0-9a-f]+)\b|%rip|%gs")
+
+
+class Params:
+    """What to run, from the environment (see the Makefile)."""
+
+    def __init__(self, env=os.environ, smoke=False):
+        self.suites = [s for s in re.split(r"[ ,]+", env.get("SUITE") or
+                                           "hit,floor,scale,bulk") if s]
+        for s in self.suites:
+            if s not in ICOUNT_SUITES + WALL_SUITES:
+                raise SystemExit(f"ktest: unknown SUITE '{s}'")
+        long_mode = env.get("LONG", "0") not in ("", "0")
+        self.iters = int(env.get("ITERS") or 200000)
+        self.rounds = int(env.get("ROUNDS") or 5)
+        self.cases = env.get("CASES", "")
+        self.scale = env.get("SCALE_COUNTS") or \
+            ("0,1000,10000" if long_mode else "0,1000")
+        self.bulk = env.get("BULK_COUNTS") or \
+            ("10,100,1000,10000" if long_mode else "10,100,1000")
+        self.bulk_rounds = int(env.get("BULK_ROUNDS") or 2)
+        self.smoke = smoke
+        if smoke:
+            self.suites = ["hit", "floor", "scale", "bulk"]
+            self.iters, self.rounds = 2000, 1
+            self.cases = "kprobe-0,kretprobe-retval,filter-drop,floor-kprobe"
+            self.scale, self.bulk, self.bulk_rounds = "0,10", "10", 1
+
+
+# ----------------------------------------------------------------------
+# What goes into the guest
+
+def ensure_cross_libc(arch):
+    pkg = CROSS_LIBC.get(arch.name)
+    if not pkg:
+        return
+    from . import deps
+    if deps.missing([pkg]):
+        log(f"installing {pkg}")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+             pkg], env=env, stdout=subprocess.DEVNULL)
+
+
+def compile_prog(arch, outdir):
+    """harness/bench/kbench.c, static, for the guest's architecture."""
+    ensure_cross_libc(arch)
+    out = os.path.join(outdir, "kbench")
+    run([f"{arch.cross}gcc", "-O2", "-Wall", "-static", "-o", out,
+         os.path.join(BENCH, "kbench.c")])
+    return out
+
+
+def build_module(b, outdir):
+    """harness/bench/kbfloor.c as an external module of build b."""
+    mdir = os.path.join(outdir, "kbfloor")
+    os.makedirs(mdir, exist_ok=True)
+    shutil.copy(os.path.join(BENCH, "kbfloor.c"), mdir)
+    with open(os.path.join(mdir, "Kbuild"), "w") as f:
+        f.write("obj-m := kbfloor.o\n")
+    logpath = os.path.join(outdir, "kbfloor.log")
+    with open(logpath, "w") as logf:
+        if b.make(f"M={mdir}", "modules", logf=logf):
+            raise SystemExit(f"ktest: building kbfloor.ko failed, see "
+                             f"{logpath}")
+    return os.path.join(mdir, "kbfloor.ko")
+
+
+def symbol(arch):
+    return {"x86_64": "__x64_sys_getppid",
+            "arm64": "__arm64_sys_getppid"}[arch.name]
+
+
+def offsets(b):
+    """Instruction offsets inside the probed function, from vmlinux.
+
+    kbench takes the first that registers (int3/BRK) or optimizes
+    (optprobe); both kernels share the function's code.
+    """
+    sym = symbol(b.arch)
+    out = subprocess.run([f"{b.arch.cross}objdump", "-d", "--no-show-raw-insn",
+                          f"--disassemble={sym}",
+                          os.path.join(b.dir, "vmlinux")],
+                         capture_output=True, text=True).stdout
+    insns = [(int(m.group(1), 16), m.group(2)) for m in
+             re.finditer(r"^\s*([0-9a-f]+):\s+(.*)$", out, re.M)]
+    if not insns:
+        return []
+    start = insns[0][0]
+    return [a - start for a, text in insns[1:] if not _AVOID.search(text)]
+
+
+def guest_files(b, rundir):
+    """(kbench, kbfloor.ko, offsets) for build b, built in rundir."""
+    outdir = os.path.join(rundir, f"prog-{b.kernel}")
+    os.makedirs(outdir, exist_ok=True)
+    return compile_prog(b.arch, outdir), build_module(b, outdir), offsets(b)
+
+
+def kbench_args(p, suites, offs):
+    args = ["-s", ",".join(suites), "-n", str(p.iters), "-r", str(p.rounds),
+            "-N", p.scale, "-B", p.bulk,
+            "-o", ",".join(map(str, offs)) or "0",
+            "-m", "/kpt/job/kbfloor.ko"]
+    if p.cases:
+        args += ["-c", p.cases]
+    return args
+
+
+def job_script(path, args):
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n# kbench job (harness/kpt/bench.py)\n"
+                f"/kpt/job/kbench {' '.join(args)}\n")
+
+
+# ----------------------------------------------------------------------
+# Boots and records
+
+def parse(lines):
+    """@@KB lines: [(kind, name, {field: value})]."""
+    recs = []
+    for line in lines:
+        m = _RECORD.search(line)
+        if m:
+            fields = dict(_FIELD.findall(m.group(3)))
+            if m.group(1) == "error":
+                fields["why"] = f"{m.group(2)}{m.group(3)}"
+            recs.append((m.group(1), m.group(2), fields))
+    return recs
+
+
+def boot(h, prepared, p, suites, label, icount, timeout=1800):
+    """One guest run of kbench; its records, or SystemExit on failure."""
+    b, base, _ = prepared
+    rundir = h.rundir(b.kernel, b.arch.name, label)
+    prog, ko, offs = guest_files(b, rundir)
+    script = os.path.join(rundir, "job.sh")
+    job_script(script, kbench_args(p, suites, offs))
+    initrd = h.initrd(rundir, base, "script", script, h.env(b),
+                      {"kbench": prog, "kbfloor.ko": ko})
+    res = qemu.boot(b, initrd, rundir, timeout, stream=False, icount=icount,
+                    append="tsc=reliable")
+    recs = parse(res.lines)
+    verdict = res.verdict()
+    errors = [f["why"] for k, _, f in recs if k == "error"]
+    log(f"{b.kernel} {b.arch.name} {label}: {verdict}; "
+        f"{len(recs)} records; log {rundir}/console.log")
+    if not verdict.startswith("PASS") or errors or \
+            not any(k == "done" for k, _, _ in recs):
+        raise SystemExit(f"ktest: bench {label} on {b.kernel} "
+                         f"{b.arch.name}: {verdict}\n  " + "\n  ".join(errors)
+                         + f"\n  console: {rundir}/console.log")
+    return recs
+
+
+# ----------------------------------------------------------------------
+# Tables
+
+def _num(v):
+    return float(v) if v is not None else None
+
+
+def _ratio(up, ours):
+    if up is None or ours is None or abs(up) < 1e-9:
+        return "-"
+    return f"{ours / up:.3f}"
+
+
+def _row(name, up, ours, note=""):
+    u = f"{up:.1f}" if up is not None else "-"
+    o = f"{ours:.1f}" if ours is not None else "-"
+    d = f"{ours - up:+.1f}" if up is not None and ours is not None else "-"
+    return f"{name:24} {u:>10} {o:>10} {_ratio(up, ours):>7} {d:>8}  {note}"
+
+
+def _head(first):
+    return (f"{first:24} {'upstream':>10} {'ours':>10} {'ratio':>7} "
+            f"{'diff':>8}  notes")
+
+
+def icount_tables(recs):
+    """The hit/floor and scale tables, from {kernel: records}."""
+    by = {k: {(kind, name): f for kind, name, f in r} for k, r in recs.items()}
+    names = list(dict.fromkeys((kind, name) for r in recs.values()
+                               for kind, name, _ in r
+                               if kind in ("base", "hit", "scale")))
+    out = ["per hit, guest instructions (icount), median of the per-round "
+           "deltas", _head("case")]
+    for kind, name in names:
+        ups, ours = by["upstream"].get((kind, name)), by["ours"].get(
+            (kind, name))
+        key = "ns" if kind == "base" else "delta"
+        up_v = _num(ups.get(key)) if ups else None
+        our_v = _num(ours.get(key)) if ours else None
+        note = _note(kind, ups, ours)
+        label = f"base {name}/call" if kind == "base" else name
+        if kind == "scale":
+            label = f"scale others={(ups or ours)['others']}"
+        out.append(_row(label, up_v, our_v, note))
+    rb = {k: _share(by[k]) for k in by}
+    if all(v is not None for v in rb.values()):
+        out.append(_row("ring-buffer share", rb["upstream"], rb["ours"],
+                        "kprobe-0 minus tracing-off"))
+    return out
+
+
+def _note(kind, ups, ours):
+    f = ups or ours
+    if kind == "scale":
+        add = [f"{k} {float(r['add']):.0f}" for k, r in
+               (("upstream", ups), ("ours", ours))
+               if r and float(r.get("add", 0))]
+        return ("per add: " + ", ".join(add)) if add else ""
+    if kind != "hit":
+        return ""
+    mechs = {r.get("mech") for r in (ups, ours) if r}
+    note = "/".join(sorted(mechs))
+    if f.get("off") not in (None, "0"):
+        note += f" at +{f['off']}"
+    return note
+
+
+def _share(by):
+    a, b = by.get(("hit", "kprobe-0")), by.get(("hit", "tracing-off"))
+    if a and b:
+        return float(a["delta"]) - float(b["delta"])
+    return None
+
+
+def bulk_table(recs):
+    """Medians over rounds of each phase, from {kernel: [records...]}."""
+    cells = {}
+    for kernel, rr in recs.items():
+        for kind, mode, f in rr:
+            if kind != "bulk":
+                continue
+            for phase in ("add", "enable", "disable", "delete"):
+                key = (mode, int(f["n"]), phase)
+                cells.setdefault(key, {}).setdefault(kernel, []).append(
+                    float(f[phase]))
+    out = ["bulk, wall-clock ms (TCG, no icount), median of "
+           "interleaved boots", _head("mode n phase")]
+    for key in sorted(cells, key=lambda k: (k[1], k[0] != "line",
+                                            ("add", "enable", "disable",
+                                             "delete").index(k[2]))):
+        c = cells[key]
+        up = statistics.median(c["upstream"]) if "upstream" in c else None
+        ours = statistics.median(c["ours"]) if "ours" in c else None
+        n = max(len(v) for v in c.values())
+        out.append(_row(f"{key[0]} {key[1]} {key[2]}", up, ours,
+                        f"{n} boot(s)"))
+    return out
+
+
+# ----------------------------------------------------------------------
+# Results file: sections, one per suite group, replaced when re-measured
+
+def results_path(arch):
+    return os.path.join(BENCH, f"results-{arch}.txt")
+
+
+def _sections(text):
+    secs, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^== (\S+) ==", line)
+        if m:
+            cur = m.group(1)
+            secs[cur] = []
+        if cur:
+            secs[cur].append(line)
+    return secs
+
+
+def save(path, arch, new):
+    """Replace the sections in new ({name: lines}) in the results file."""
+    old = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+    secs = _sections(old)
+    secs.update(new)
+    order = ["icount", "bulk"]
+    with open(path, "w") as f:
+        f.write(f"# make bench ARCH={arch}: upstream vs ours, same config "
+                "(harness/bench/kbench.c).\n# ratio = ours / upstream; "
+                "diff = ours - upstream.  See README.md, Benchmarks.\n")
+        for name in sorted(secs, key=lambda s: (order.index(s)
+                                                if s in order else 9, s)):
+            f.write("\n" + "\n".join(secs[name]).rstrip() + "\n")
+    return path
+
+
+def _stamp(builds, extra):
+    b = builds["ours"]
+    qv = subprocess.run([b.arch.qemu, "--version"], capture_output=True,
+                        text=True).stdout.splitlines()[0]
+    rev = subprocess.run(["git", "-C", paths.REPO, "rev-parse", "--short",
+                          "HEAD"], capture_output=True, text=True).stdout
+    return [f"measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+            f", {b.release}, config {b.hash}, ours at {rev.strip()}"
+            f"{' + local changes' if _dirty() else ''}", f"{qv}; {extra}"]
+
+
+def _dirty():
+    r = subprocess.run(["git", "-C", paths.REPO, "status", "--porcelain",
+                        "--", "kernel", "arch", "include", "*.patch"],
+                       capture_output=True, text=True)
+    return bool(r.stdout.strip())
+
+
+# ----------------------------------------------------------------------
+# Entry points
+
+def run_icount(h, prepared, p, arch):
+    suites = [s for s in p.suites if s in ICOUNT_SUITES]
+    if not suites:
+        return None
+    recs = {k: boot(h, prepared[k], p, suites, "bench", icount=True)
+            for k in KERNELS}
+    builds = {k: prepared[k][0] for k in KERNELS}
+    lines = [f"== icount == suites {','.join(suites)}, ITERS={p.iters} "
+             f"ROUNDS={p.rounds}, SCALE_COUNTS={p.scale}",
+             *_stamp(builds, "-icount shift=0,sleep=off, -smp 2"), "",
+             *icount_tables(recs)]
+    return lines
+
+
+def run_bulk(h, prepared, p, arch):
+    if "bulk" not in p.suites:
+        return None
+    recs = {k: [] for k in KERNELS}
+    for r in range(p.bulk_rounds):
+        for k in KERNELS:
+            recs[k] += boot(h, prepared[k], p, ["bulk"], f"bulk{r + 1}",
+                            icount=False, timeout=3600)
+    builds = {k: prepared[k][0] for k in KERNELS}
+    return [f"== bulk == BULK_COUNTS={p.bulk} BULK_ROUNDS={p.bulk_rounds}, "
+            "kprobe events p:kbb/fN on distinct functions",
+            *_stamp(builds, "TCG thread=single, -smp 2, tsc=reliable"), "",
+            *bulk_table(recs)]
+
+
+def main(h, args):
+    """make bench: both kernels, print the tables, update the results."""
+    p = Params()
+    status = 0
+    for name in args.arches:
+        t0 = time.monotonic()
+        prepared = {k: h.prepare(args, name, k) for k in KERNELS}
+        new = {}
+        for sec, fn in (("icount", run_icount), ("bulk", run_bulk)):
+            lines = fn(h, prepared, p, name)
+            if lines:
+                new[sec] = lines
+                print("\n".join(lines) + "\n", flush=True)
+        path = save(results_path(name), name, new)
+        log(f"{name}: bench took {time.monotonic() - t0:.0f}s; "
+            f"results in {path}")
+    return status
+
+
+def smoke(h, args):
+    """make bench-smoke: one short boot of ours; fails if kbench fails."""
+    p = Params(smoke=True)
+    name = args.arches[0]
+    prepared = h.prepare(args, name, "ours")
+    recs = boot(h, prepared, p, p.suites, "bench-smoke", icount=True,
+                timeout=300)
+    want = set(p.cases.split(",")) | {"scale-0", "scale-10"}
+    got = {n for k, n, _ in recs if k in ("hit", "scale")}
+    bulk = [f for k, _, f in recs if k == "bulk"]
+    if want - got or not bulk:
+        raise SystemExit(f"ktest: bench-smoke: missing records "
+                         f"{sorted(want - got)}{' bulk' if not bulk else ''}")
+    for kind, n, f in recs:
+        if kind in ("hit", "scale", "base", "bulk"):
+            print(f"bench-smoke {name}: {kind} {n} " +
+                  " ".join(f"{k}={v}" for k, v in f.items()))
+    print(f"bench-smoke {name}: ok ({len(recs)} records)")
+    return 0

@@ -1,0 +1,76 @@
+"""make bench's parsing, tables and results file, on canned records."""
+
+import os
+import tempfile
+import unittest
+
+from kpt import bench
+
+UP = """\
+@@KB base getppid ns=236.2
+@@KB hit kprobe-0 base=236.2 probed=1030.0 delta=793.8 mech=ftrace off=0
+[   12.3] some kernel line @@KB hit int3-0 base=236.2 probed=1167.0 \
+delta=930.8 mech=int3 off=17
+@@KB hit tracing-off base=236.2 probed=702.2 delta=466.0 mech=ftrace off=0
+@@KB scale scale-1000 others=1000 base=236 probed=1126 delta=890.0 add=220000
+@@KB bulk line n=10 events=10 add=4.0 enable=50.0 disable=52.0 delete=190.0
+@@KB bulk line n=10 events=10 add=6.0 enable=50.0 disable=52.0 delete=192.0
+@@KB done failed=0
+""".splitlines()
+
+
+class Records(unittest.TestCase):
+    def test_parse(self):
+        recs = bench.parse(UP)
+        self.assertEqual(recs[0], ("base", "getppid", {"ns": "236.2"}))
+        self.assertEqual(recs[2][2]["off"], "17")
+        self.assertEqual(recs[-1], ("done", "failed=0", {}))
+
+    def test_error_keeps_case_and_reason(self):
+        recs = bench.parse(["@@KB error int3-0 no usable offset in -o ''"])
+        self.assertEqual(recs[0][0], "error")
+        self.assertIn("int3-0 no usable offset", recs[0][2]["why"])
+
+
+class Tables(unittest.TestCase):
+    def setUp(self):
+        up = bench.parse(UP)
+        ours = [r for r in up if r[1] != "int3-0"]
+        ours[1] = ("hit", "kprobe-0", dict(ours[1][2], delta="700.0"))
+        self.recs = {"upstream": up, "ours": ours}
+
+    def test_ratio_and_missing(self):
+        text = "\n".join(bench.icount_tables(self.recs))
+        self.assertRegex(text, r"kprobe-0 +793\.8 +700\.0 +0\.882 +-93\.8")
+        self.assertRegex(text, r"int3-0 +930\.8 +- +- +- +int3 at \+17")
+        self.assertRegex(text, r"ring-buffer share +327\.8 +234\.0")
+
+    def test_bulk_median(self):
+        text = "\n".join(bench.bulk_table(self.recs))
+        self.assertRegex(text, r"line 10 add +5\.0 +5\.0 +1\.000")
+
+
+class ResultsFile(unittest.TestCase):
+    def test_sections_replaced_not_lost(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.txt")
+            bench.save(path, "x86_64", {"icount": ["== icount == a", "1"],
+                                        "bulk": ["== bulk == b", "2"]})
+            bench.save(path, "x86_64", {"icount": ["== icount == c", "3"]})
+            with open(path) as f:
+                text = f.read()
+        self.assertIn("== icount == c", text)
+        self.assertNotIn("== icount == a", text)
+        self.assertIn("== bulk == b", text)
+        self.assertLess(text.index("icount"), text.index("== bulk"))
+
+
+class Smoke(unittest.TestCase):
+    def test_smoke_is_small(self):
+        p = bench.Params(env={}, smoke=True)
+        self.assertLessEqual(p.iters * p.rounds, 10000)
+        self.assertIn("bulk", p.suites)
+
+    def test_unknown_suite(self):
+        with self.assertRaises(SystemExit):
+            bench.Params(env={"SUITE": "hit,nope"})
