@@ -17,7 +17,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness baseline diff unit fuzz bench bench-smoke"
+	@echo "Targets: deps build run demo exec check check-harness check-clients baseline diff unit fuzz bench bench-smoke"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -138,3 +138,12 @@ bench: deps
 
 bench-smoke: deps
 	$(KTEST) bench-smoke
+
+# Real clients (perf, trace-cmd, libtracefs, libbpf/bpftool, a raw PMU
+# client, kprobe-perf, kprobe_event=, the gen API module) on KERNEL=ours
+# and KERNEL=upstream side by side (README.md, Real clients).  ARCH=
+# (default x86_64), KERNEL= (default both), ROWS="01-pmu-raw ...",
+# BOOTS=3, SAVE=path writes the table too.
+.PHONY: check-clients
+check-clients: deps
+	harness/clients/check-clients

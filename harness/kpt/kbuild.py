@@ -20,16 +20,18 @@ _OPT = re.compile(r"^(CONFIG_\w+)=(.*)$")
 _OFF = re.compile(r"^# (CONFIG_\w+) is not set$")
 
 
-def fragments(arch, debug):
+def fragments(arch, debug, clients=False):
     names = ["base.config", arch.fragment]
     if debug:
         names.append("debug.config")
+    if clients:
+        names.append("clients.config")
     return [os.path.join(CONFIG_DIR, n) for n in names]
 
 
-def config_hash(arch, debug):
+def config_hash(arch, debug, clients=False):
     h = hashlib.sha256(f"tinyconfig {arch.name} {arch.cross}\n".encode())
-    for frag in fragments(arch, debug):
+    for frag in fragments(arch, debug, clients):
         with open(frag, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
@@ -38,12 +40,13 @@ def config_hash(arch, debug):
 class Build:
     """One kernel build: KERNEL x ARCH x config."""
 
-    def __init__(self, kernel, arch, debug=False):
+    def __init__(self, kernel, arch, debug=False, clients=False):
         self.kernel = kernel
         self.arch = arch
         self.debug = debug
-        self.hash = config_hash(arch, debug)
-        tag = "-debug" if debug else ""
+        self.clients = clients
+        self.hash = config_hash(arch, debug, clients)
+        tag = ("-debug" if debug else "") + ("-clients" if clients else "")
         self.dir = paths.build(f"{kernel}-{arch.name}{tag}-{self.hash}")
         self.src = None
 
@@ -85,12 +88,12 @@ class Build:
         log(f"configuring {self.dir}")
         self._logged_make("config", "tinyconfig")
         with open(os.path.join(self.dir, ".config"), "a") as out:
-            for frag in fragments(self.arch, self.debug):
+            for frag in fragments(self.arch, self.debug, self.clients):
                 with open(frag) as f:
                     out.write(f.read())
         self._logged_make("config", "olddefconfig")
         missing = check_config(os.path.join(self.dir, ".config"),
-                               fragments(self.arch, self.debug))
+                               fragments(self.arch, self.debug, self.clients))
         if missing:
             raise SystemExit("ktest: options lost in olddefconfig "
                              f"({self.dir}/.config):\n  " +

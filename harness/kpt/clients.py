@@ -1,0 +1,443 @@
+"""make check-clients: real user-space clients of kprobe events in the guest.
+
+Debian's perf, trace-cmd, bpftool, perf-tools' kprobe-perf (with
+bash-static) and three small programs of ours (a raw perf_event_open()
+kprobe PMU client, a libtracefs program, a libbpf program) go into a
+client archive of their own, with their shared libraries.  It is booted
+on top of the build's base archive, so `make check`'s initramfs stays
+small.  Each row is a guest script (harness/clients/rows/), run in its
+own shell with a time limit; the boot-* rows need a kernel command line
+and get boots of their own.  The table compares KERNEL=ours with
+KERNEL=upstream, row by row.
+"""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from . import arch as archmod
+from . import check, deps, initramfs, kbuild, paths, qemu
+from .util import log, run
+
+CLIENTS = os.path.join(paths.HARNESS, "clients")
+ROWS = os.path.join(CLIENTS, "rows")
+SRC = os.path.join(CLIENTS, "src")
+
+# Host packages: the clients themselves (copied into the guest with their
+# libraries) and what builds our three programs.
+PACKAGES = ("linux-perf", "trace-cmd", "bpftool", "perf-tools-unstable",
+            "bash-static", "libbpf-dev", "libtracefs-dev",
+            "libtraceevent-dev", "clang", "gcc", "libc6-dev")
+
+# Guest path -> host path of each client binary (x86_64: the host's own).
+BINARIES = {
+    "/usr/bin/perf": "/usr/bin/perf",
+    "/usr/bin/trace-cmd": "/usr/bin/trace-cmd",
+    "/usr/sbin/bpftool": "/usr/sbin/bpftool",
+    "/bin/bash": "/bin/bash-static",
+}
+SCRIPTS = {"/usr/sbin/kprobe-perf": "/usr/sbin/kprobe-perf"}
+
+# kprobe_event= on the kernel command line, booted BOOTS times.
+BOOT_ROWS = {
+    "boot-kprobe_event":
+        "kprobe_event=p:kprobes/bootprobe,vfs_read,count=$arg3",
+}
+BOOTS = 3
+ROW_TIMEOUT = 300
+
+_RESULT = re.compile(r"@@KPT-RESULT (\S+) ([A-Z]+)")
+_REASON = re.compile(r"@@KPT-REASON (\S+) (.*)")
+_TIME = re.compile(r"@@KPT-TIME (\S+) (\d+)")
+
+
+def ensure_packages():
+    need = deps.missing(PACKAGES)
+    if need:
+        log("installing client packages: " + " ".join(need))
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update", "-qq"], env=env)
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+             *need], env=env, stdout=subprocess.DEVNULL)
+
+
+# Foreign guests: these Debian packages (and their dependencies) are
+# fetched for the guest's architecture into a sysroot under KPT_ROOT.
+FOREIGN = ("linux-perf", "trace-cmd", "bpftool", "libtracefs1",
+           "libtraceevent1", "libbpf1", "libtracefs-dev", "libbpf-dev",
+           "libtraceevent-dev", "bash-static", "perf-tools-unstable")
+
+
+def _multiarch(arch):
+    return {"amd64": "x86_64-linux-gnu",
+            "arm64": "aarch64-linux-gnu"}[arch.deb_arch]
+
+
+def native(arch):
+    return arch.deb_arch == "amd64"
+
+
+def sysroot(arch):
+    """None for the host's arch; else a dir with FOREIGN and their
+    dependencies unpacked (apt-get download through a private apt state,
+    as initramfs.fetch_foreign_deb does: the host's dpkg is untouched)."""
+    if native(arch):
+        return None
+    d = os.path.join(paths.root(), f"clients-sysroot-{arch.deb_arch}")
+    if os.path.exists(os.path.join(d, ".done")):
+        return d
+    state = os.path.join(paths.root(), f"apt-{arch.deb_arch}")
+    for sub in ("lists/partial", "cache/archives/partial", "deb"):
+        os.makedirs(os.path.join(state, sub), exist_ok=True)
+    open(os.path.join(state, "status"), "a").close()
+    opts = ["-o", f"APT::Architecture={arch.deb_arch}",
+            "-o", f"APT::Architectures::={arch.deb_arch}",
+            "-o", f"Dir::State::Lists={state}/lists",
+            "-o", f"Dir::Cache={state}/cache",
+            "-o", f"Dir::State::status={state}/status",
+            "-o", "Debug::NoLocking=1", "-qq"]
+    log(f"clients: fetching {' '.join(FOREIGN)} for {arch.deb_arch}")
+    run(["apt-get", *opts, "update"], stdout=subprocess.DEVNULL)
+    out = subprocess.run(
+        ["apt-cache", *opts, "depends", "--recurse", "--no-recommends",
+         "--no-suggests", "--no-conflicts", "--no-breaks", "--no-replaces",
+         "--no-enhances", *FOREIGN], capture_output=True, text=True,
+        check=True).stdout
+    pkgs = sorted({ln.strip() for ln in out.splitlines()
+                   if ln and not ln[0].isspace() and "<" not in ln})
+    debdir = os.path.join(state, "deb")
+    run(["apt-get", *opts, "download", *pkgs], cwd=debdir,
+        stdout=subprocess.DEVNULL)
+    tmp = d + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    for pkg in pkgs:
+        debs = sorted(glob.glob(os.path.join(
+            debdir, f"{pkg.split(':')[0]}_*_{arch.deb_arch}.deb")) +
+            glob.glob(os.path.join(debdir, f"{pkg.split(':')[0]}_*_all.deb")))
+        if debs:
+            run(["dpkg-deb", "-x", debs[-1], tmp])
+    open(os.path.join(tmp, ".done"), "w").close()
+    shutil.rmtree(d, ignore_errors=True)
+    os.rename(tmp, d)
+    return d
+
+
+def programs(arch, out, root=None):
+    """Build our three programs and the BPF object into out/."""
+    os.makedirs(out, exist_ok=True)
+    tr = ["-I/usr/include/tracefs", "-I/usr/include/traceevent"]
+    ma = _multiarch(arch)
+    cc = f"{arch.cross}gcc"
+    if root:
+        # The sysroot's own libc.so is a linker script with host paths:
+        # name the libraries by file, let the cross toolchain bring libc.
+        libdir = os.path.join(root, "usr/lib", ma)
+        rl = [f"-Wl,-rpath-link,{libdir}", f"-Wl,-rpath-link,{root}/lib/{ma}"]
+        lib = {n: [*rl, f"{libdir}/lib{n}.so.1"]
+               for n in ("tracefs", "traceevent", "bpf")}
+    else:
+        lib = {n: [f"-l{n}"] for n in ("tracefs", "traceevent", "bpf")}
+    jobs = [
+        [cc, "-static", "-O2", "-Wall", "-o", f"{out}/pmu_kprobe",
+         f"{SRC}/pmu_kprobe.c"],
+        [cc, "-O2", "-Wall", *tr, "-o", f"{out}/tracefs_client",
+         f"{SRC}/tracefs_client.c", *lib["tracefs"], *lib["traceevent"]],
+        [cc, "-O2", "-Wall", "-o", f"{out}/libbpf_client",
+         f"{SRC}/libbpf_client.c", *lib["bpf"]],
+        ["clang", "-O2", "-g", "-target", "bpf",
+         f"-I/usr/include/{ma}" if native(arch) else
+         "-I/usr/aarch64-linux-gnu/include", "-c",
+         f"{SRC}/kprobe_counter.bpf.c", "-o", f"{out}/kprobe_counter.bpf.o"],
+    ]
+    for cmd in jobs:
+        r = subprocess.run(cmd)
+        if r.returncode:
+            # The row that needs it reports SKIP (not in the initramfs).
+            log(f"clients: could not build {cmd[cmd.index('-o') + 1]}")
+
+
+def _in_root(root, path):
+    """path inside root, following symlinks (absolute ones stay inside)."""
+    p = os.path.join(root, path.lstrip("/"))
+    for _ in range(16):
+        if not os.path.islink(p):
+            break
+        t = os.readlink(p)
+        p = os.path.join(root, t.lstrip("/")) if t.startswith("/") else \
+            os.path.normpath(os.path.join(os.path.dirname(p), t))
+    return p
+
+
+def _libs(binary, arch, root=None):
+    """Shared libraries and loader a binary needs: [(guest, host path)].
+
+    Native: ldd.  Foreign: DT_NEEDED and PT_INTERP (readelf), resolved
+    recursively in the sysroot's library dirs."""
+    if not root:
+        r = subprocess.run(["ldd", binary], capture_output=True, text=True)
+        libs = []
+        for line in r.stdout.splitlines():
+            m = (re.search(r"=>\s+(/\S+)", line) or
+                 re.match(r"\s*(/\S+)", line))
+            if m:
+                libs.append((m.group(1), m.group(1)))
+        return libs
+    ma = _multiarch(arch)
+    dirs = [f"/lib/{ma}", f"/usr/lib/{ma}", "/lib", "/usr/lib"]
+    seen, todo, libs = set(), [binary], []
+    while todo:
+        f = todo.pop()
+        out = subprocess.run(["readelf", "-dl", f], capture_output=True,
+                             text=True).stdout
+        m = re.search(r"Requesting program interpreter: (\S+)\]", out)
+        names = re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]", out)
+        wanted = [(m.group(1), m.group(1))] if m else []
+        for n in names:
+            for d in dirs:
+                if os.path.exists(os.path.join(root, d.lstrip("/"), n)):
+                    wanted.append((f"{d}/{n}", None))
+                    break
+            else:
+                log(f"clients: {n} (needed by {f}) not in the sysroot")
+        for guest, _ in wanted:
+            if guest in seen:
+                continue
+            seen.add(guest)
+            host = _in_root(root, guest)
+            if not os.path.exists(host):
+                host = _in_root(root, "/usr" + guest)
+            libs.append((guest, host))
+            todo.append(host)
+    return libs
+
+
+def _install(root, guest_path, host_path):
+    dst = os.path.join(root, guest_path.lstrip("/"))
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    shutil.copy(host_path, dst)
+    os.chmod(dst, 0o755)
+
+
+def archive(arch):
+    """The client archive for arch: binaries, libraries, rows, programs."""
+    out = os.path.join(paths.root(), f"clients-{arch.name}.cpio.gz")
+    root = sysroot(arch)
+    with tempfile.TemporaryDirectory(dir=paths.root()) as r:
+        bindir = os.path.join(r, "kpt/clients/bin")
+        programs(arch, bindir, root)
+        libs = set()
+        for guest, host in list(BINARIES.items()) + list(SCRIPTS.items()):
+            if root:
+                host = os.path.join(root, host.lstrip("/"))
+            if not os.path.exists(host):
+                log(f"clients: {host} missing, its rows will SKIP")
+                continue
+            _install(r, guest, host)
+            if guest not in SCRIPTS:
+                libs.update(_libs(host, arch, root))
+        for p in ("tracefs_client", "libbpf_client"):
+            if os.path.exists(os.path.join(bindir, p)):
+                libs.update(_libs(os.path.join(bindir, p), arch, root))
+        for guest, host in sorted(libs):
+            dst = os.path.join(r, guest.lstrip("/"))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy(host, dst)      # follows symlinks: the real file
+        for f in ("lib.sh", "run.sh"):
+            shutil.copy(os.path.join(CLIENTS, f),
+                        os.path.join(r, "kpt/clients", f))
+        shutil.copytree(ROWS, os.path.join(r, "kpt/clients/rows"))
+        for d in ("var/tmp", "usr/share/misc"):
+            os.makedirs(os.path.join(r, d), exist_ok=True)
+        initramfs._cpio(r, out)
+    log(f"clients: archive {out} ({os.path.getsize(out) >> 20} MiB)")
+    return out
+
+
+def _rowtable(res):
+    """{row: (result, reason, seconds)} from one boot's console."""
+    rows, reasons, times = {}, {}, {}
+    for line in res.lines:
+        m = _RESULT.search(line)
+        if m:
+            rows[m.group(1)] = m.group(2)
+        m = _REASON.search(line)
+        if m:
+            reasons[m.group(1)] = m.group(2).strip()
+        m = _TIME.search(line)
+        if m:
+            times[m.group(1)] = int(m.group(2))
+    out = {k: [v, reasons.get(k, ""), times.get(k)] for k, v in rows.items()}
+    for s in res.splats:
+        key = s.test or "(boot)"
+        cell = out.setdefault(key, ["FAIL", "", None])
+        cell[0] = "FAIL"
+        cell[1] = f"console {s.kind}: {s.line.strip()[:100]}"
+    return out
+
+
+def _boot(h, b, base, clients, label, rows, timeout, append=""):
+    rundir = h.rundir(b.kernel, b.arch.name, label)
+    env = dict(h.env(b), KPT_ROWS=" ".join(f"{r}.sh" for r in rows),
+               KPT_ROW_TIMEOUT=str(ROW_TIMEOUT))
+    jobarch = initramfs.job(rundir, "script",
+                            os.path.join(CLIENTS, "run.sh"), env)
+    initrd = os.path.join(rundir, "initrd.cpio.gz")
+    with open(initrd, "wb") as f:
+        for part in (base, clients, jobarch):
+            with open(part, "rb") as p:
+                shutil.copyfileobj(p, f)
+    res = qemu.boot(b, initrd, rundir, timeout, stream=False, append=append)
+    table = _rowtable(res)
+    for row in rows:
+        if row not in table:
+            table[row] = ["FAIL", f"no result (guest {res.verdict()})", None]
+    log(f"{b.kernel} {b.arch.name} {label}: {res.verdict()}; "
+        f"log {rundir}/console.log")
+    return table, rundir
+
+
+def run_kernel(h, b, base, clients, rows, boots):
+    """All rows on one kernel: one boot for the plain rows, then BOOTS
+    boots per boot-* row.  {row: [result, reason, seconds]}."""
+    plain = [r for r in rows if r not in BOOT_ROWS]
+    table = {}
+    if plain:
+        t, _ = _boot(h, b, base, clients, "clients", plain,
+                     180 + ROW_TIMEOUT * len(plain))
+        table.update(t)
+    for row in rows:
+        if row not in BOOT_ROWS:
+            continue
+        passed, why, secs = 0, "", 0
+        for n in range(1, boots + 1):
+            t, _ = _boot(h, b, base, clients, f"clients-{row}-{n}", [row],
+                         180 + ROW_TIMEOUT, append=BOOT_ROWS[row])
+            res, reason, s = t[row]
+            secs += s or 0
+            if res == "PASS":
+                passed += 1
+            elif not why:
+                why = f"boot {n}: {res} {reason}".strip()
+        result = "PASS" if passed == boots else "FAIL"
+        table[row] = [result, f"{passed}/{boots} boots" +
+                      (f"; {why}" if why else ""), secs]
+        for k, v in t.items():      # splats outside the row
+            if k not in table:
+                table[k] = v
+    return table
+
+
+def all_rows():
+    return sorted(os.path.basename(p)[:-3]
+                  for p in glob.glob(os.path.join(ROWS, "*.sh")))
+
+
+def format_table(archname, kernels, tables, seconds, rows=None):
+    rows = rows or all_rows()
+    extra = sorted({k for t in tables.values() for k in t} - set(rows))
+    w = max(len(r) for r in rows + extra)
+    head = f"{'row (' + archname + ')':{w}}  " + "  ".join(
+        f"{k:10}" for k in kernels)
+    lines = [head, "-" * len(head)]
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    notes = []
+    for row in rows + extra:
+        cells = []
+        for k in kernels:
+            res, reason, _ = tables[k].get(row, ["-", "", None])
+            if res in counts:
+                counts[res] += 1
+            cells.append(f"{res:10}")
+            if reason and res != "PASS":
+                notes.append(f"  {row} on {k}: {res}: {reason}")
+            elif reason:
+                notes.append(f"  {row} on {k}: {reason}")
+        lines.append(f"{row:{w}}  " + "  ".join(cells))
+    if "ours" in tables and "upstream" in tables:
+        for row in rows + extra:
+            if (tables["upstream"].get(row, ["-"])[0] == "PASS" and
+                    tables["ours"].get(row, ["-"])[0] != "PASS"):
+                notes.append(f"  DIFFERENCE {row}: upstream passes, "
+                             "ours does not")
+    if notes:
+        lines += ["notes:"] + notes
+    lines.append("guest time: " + ", ".join(f"{k} {seconds[k]:.0f}s"
+                                            for k in kernels))
+    return lines, counts
+
+
+class _Harness:
+    """The stages cli.py uses, for this module."""
+
+    @staticmethod
+    def rundir(kernel, archname, label):
+        from .cli import _rundir
+        return _rundir(kernel, archname, label)
+
+    @staticmethod
+    def env(b):
+        return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
+
+    @staticmethod
+    def prepare(archname, kernel, debug=False):
+        a = archmod.get(archname)
+        deps.ensure(a)
+        b = kbuild.Build(kernel, a, debug=debug, clients=True).build()
+        return b, initramfs.base(b, check.testsrc())
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="check-clients", description=__doc__)
+    p.add_argument("--arch", default=os.environ.get("ARCH") or "x86_64")
+    p.add_argument("--kernel", default=os.environ.get("KERNEL") or
+                   "ours upstream", help="'ours', 'upstream' or both")
+    p.add_argument("--rows", default=os.environ.get("ROWS", ""),
+                   help="row names (default: all of harness/clients/rows)")
+    p.add_argument("--boots", type=int,
+                   default=int(os.environ.get("BOOTS") or BOOTS))
+    p.add_argument("--save", default=os.environ.get("SAVE", ""),
+                   help="also write the table to this file")
+    args = p.parse_args(argv)
+    kernels = args.kernel.split()
+    rows = [r[:-3] if r.endswith(".sh") else r for r in args.rows.split()] \
+        or all_rows()
+    status = 0
+    for archname in args.arch.split():
+        t0 = time.monotonic()
+        a = archmod.get(archname)
+        ensure_packages()
+        clients = archive(a)
+        prepared = {k: _Harness.prepare(archname, k) for k in kernels}
+        seconds = {}
+
+        def one(k):
+            t = time.monotonic()
+            b, base = prepared[k]
+            out = run_kernel(_Harness, b, base, clients, rows, args.boots)
+            seconds[k] = time.monotonic() - t
+            return out
+        # One TCG guest per core: the kernels boot side by side.
+        with ThreadPoolExecutor(max_workers=len(kernels)) as pool:
+            futs = {k: pool.submit(one, k) for k in kernels}
+            tables = {k: f.result() for k, f in futs.items()}
+        lines, counts = format_table(archname, kernels, tables, seconds,
+                                     rows)
+        lines.append(f"total {time.monotonic() - t0:.0f}s "
+                     f"(builds, archive and boots), "
+                     f"{time.strftime('%Y-%m-%d')}")
+        lines.append(f"{counts['PASS']} passed, {counts['FAIL']} failed, "
+                     f"{counts['SKIP']} skipped")
+        print("\n".join(lines), flush=True)
+        if args.save:
+            with open(args.save.replace("{arch}", archname), "w") as f:
+                f.write("\n".join(lines) + "\n")
+        if counts["FAIL"]:
+            status = 1
+    return status
