@@ -45,6 +45,8 @@
 #define P "%di"			/* struct pt_regs *regs of the wrapper */
 #define UARG "+112(%di)"	/* regs->di: getppid's ignored 1st arg */
 #define ENTRY_MECH "ftrace"
+#define ARG8 "$arg1 $arg2 $arg3 $arg4 $arg5 $arg6 $arg7 $arg8"
+#define ARG2 "$arg1 $arg2"
 #elif defined(__aarch64__)
 #define SYM "__arm64_sys_getppid"
 #define R4 "%x0 %x1 %x2 %x3"
@@ -52,6 +54,9 @@
 #define P "%x0"
 #define UARG "+0(%x0)"		/* regs->regs[0] */
 #define ENTRY_MECH "brk"
+/* BTF knows __arm64_sys_getppid(const struct pt_regs *): only $arg1 */
+#define ARG8 NULL
+#define ARG2 "$arg1 %x4"
 #else
 #error "kbench: x86_64 or arm64"
 #endif
@@ -59,7 +64,7 @@
 #define DEREF4 "+0(" P "):u64 +8(" P "):u64 +16(" P "):u64 +24(" P "):u64"
 #define KSTR "+0(@init_uts_ns):string"	/* "Linux" */
 #define USTR "+0(" UARG "):ustring"	/* ustr below, 14 chars */
-#define MIX16 R4 " $arg1 $arg2 +0(" P "):u64 +8(" P "):u32 +16(" P "):s16" \
+#define MIX16 R4 " " ARG2 " +0(" P "):u64 +8(" P "):u32 +16(" P "):s16" \
 	" +24(" P "):x8 $comm " USTR " " KSTR " @jiffies $stack0" \
 	" +32(" P "):b4@2/32"
 
@@ -80,7 +85,7 @@ static const struct hcase hcases[] = {
 	{ "kprobe-0",       ENTRY, "" },
 	{ "kprobe-4reg",    ENTRY, R4 },
 	{ "kprobe-8reg",    ENTRY, R8 },
-	{ "kprobe-8arg",    ENTRY, "$arg1 $arg2 $arg3 $arg4 $arg5 $arg6 $arg7 $arg8" },
+	{ "kprobe-8arg",    ENTRY, ARG8 },
 	{ "kprobe-4deref",  ENTRY, DEREF4 },
 	{ "kprobe-string",  ENTRY, KSTR },
 	{ "kprobe-ustring", ENTRY, USTR },
@@ -90,7 +95,7 @@ static const struct hcase hcases[] = {
 	{ "optprobe-0",     OPT,   "" },
 	{ "kretprobe-0",    RET,   "" },
 	{ "kretprobe-retval", RET, "$retval" },
-	{ "filter-drop",    ENTRY, "%di", "common_pid == 0" },
+	{ "filter-drop",    ENTRY, P, "common_pid == 0" },
 	{ "tracing-off",    ENTRY, "", NULL, 1 },
 };
 #define NHCASES (sizeof(hcases) / sizeof(hcases[0]))
@@ -354,6 +359,10 @@ static void run_hcase(const struct hcase *c)
 	const char *mech;
 	int rc;
 
+	if (!c->args) {
+		printf("@@KB skip %s not on this arch\n", c->name);
+		return;
+	}
 	if (c->how == INT3 || c->how == OPT) {
 		if (c->how == OPT && access(OPTSYSCTL, F_OK)) {
 			printf("@@KB skip %s no optprobes\n", c->name);
@@ -370,7 +379,12 @@ static void run_hcase(const struct hcase *c)
 		 c->how == RET ? 'r' : 'p', "e", SYM, off, c->args);
 	rc = add_event(def);
 	if (rc) {
-		err(c->name, "adding '%s': %s", def, strerror(-rc));
+		char *log = slurp(TRACEFS "/error_log");
+		char *last = log ? strrchr(log, '[') : NULL;
+
+		err(c->name, "adding '%s': %s; error_log ends: %s", def,
+		    strerror(-rc), last ? last : "-");
+		free(log);
 		return;
 	}
 	if (c->filter && (rc = tfile("events/kb/e/filter", c->filter)))

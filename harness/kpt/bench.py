@@ -26,8 +26,9 @@ CROSS_LIBC = {"arm64": "libc6-dev-arm64-cross"}
 _RECORD = re.compile(r"@@KB (\w+) (\S+)(.*)")
 _FIELD = re.compile(r"(\w+)=(\S+)")
 # Mid-function probe sites: plain instructions, like the anchors' "xor
-# %edx,%edx" (no branches, nothing PC-relative, which kprobes emulate).
-_AVOID = re.compile(r"\b(call|ret|jmp|j[a-z]+|bl?|b\.\w+|br|blr|cb\w+|"
+# %edx,%edx" and arm64 "stp" (no branches, nothing PC-relative, which
+# kprobes emulate, no arm64 ftrace entry nops).
+_AVOID = re.compile(r"\b(nop|call|ret|jmp|j[a-z]+|bl?|b\.\w+|br|blr|cb\w+|"
                     r"tb\w+|adrp?|ldr\s+\w+,\s*[0-9a-f]+)\b|%rip|%gs")
 
 
@@ -213,10 +214,14 @@ def icount_tables(recs):
     by = {k: {(kind, name): f for kind, name, f in r} for k, r in recs.items()}
     names = list(dict.fromkeys((kind, name) for r in recs.values()
                                for kind, name, _ in r
-                               if kind in ("base", "hit", "scale")))
+                               if kind in ("base", "hit", "scale", "skip")))
     out = ["per hit, guest instructions (icount), median of the per-round "
            "deltas", _head("case")]
     for kind, name in names:
+        if kind == "skip":
+            if ("hit", name) not in names:
+                out.append(_row(name, None, None, "not on this arch"))
+            continue
         ups, ours = by["upstream"].get((kind, name)), by["ours"].get(
             (kind, name))
         key = "ns" if kind == "base" else "delta"
@@ -227,11 +232,22 @@ def icount_tables(recs):
         if kind == "scale":
             label = f"scale others={(ups or ours)['others']}"
         out.append(_row(label, up_v, our_v, note))
-    rb = {k: _share(by[k]) for k in by}
-    if all(v is not None for v in rb.values()):
-        out.append(_row("ring-buffer share", rb["upstream"], rb["ours"],
-                        "kprobe-0 minus tracing-off"))
+    for label, a, b, div, note in DERIVED:
+        v = {k: _diff(by[k], a, b, div) for k in by}
+        if all(x is not None for x in v.values()):
+            out.append(_row(label, v["upstream"], v["ours"], note))
     return out
+
+
+# Derived rows: (label, case a, case b, divisor, note) = (a - b) / divisor
+DERIVED = (
+    ("ring-buffer share", "kprobe-0", "tracing-off", 1,
+     "kprobe-0 minus tracing-off"),
+    ("per register arg", "kprobe-8reg", "kprobe-0", 8,
+     "(kprobe-8reg - kprobe-0) / 8"),
+    ("per deref arg", "kprobe-4deref", "kprobe-0", 4,
+     "(kprobe-4deref - kprobe-0) / 4"),
+)
 
 
 def _note(kind, ups, ours):
@@ -250,10 +266,10 @@ def _note(kind, ups, ours):
     return note
 
 
-def _share(by):
-    a, b = by.get(("hit", "kprobe-0")), by.get(("hit", "tracing-off"))
+def _diff(by, a, b, div):
+    a, b = by.get(("hit", a)), by.get(("hit", b))
     if a and b:
-        return float(a["delta"]) - float(b["delta"])
+        return (float(a["delta"]) - float(b["delta"])) / div
     return None
 
 
