@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fake_env.h"
+#include "probe_fetch.h"
 
 struct fake_reg {
 	const char *name;
@@ -120,15 +121,32 @@ static int func_entry(void *priv, const char *sym, unsigned long offset)
 	return offset ? -EINVAL : 0;
 }
 
+/* The attached event of the eprobe tests: a record laid out as below */
+static const struct {
+	const char *name;
+	unsigned int offset;
+	unsigned int size;
+	enum probe_efield_kind kind;
+} fake_fields[] = {
+	{ "dfd", FAKE_EF_DFD, 4, PROBE_EF_SIGNED },
+	{ "filename", FAKE_EF_FILENAME, 4, PROBE_EF_DATA_LOC },
+	{ "flags", FAKE_EF_FLAGS, 8, PROBE_EF_UNSIGNED },
+	{ "name", FAKE_EF_NAME, 16, PROBE_EF_CHARS },
+	{ "rel", FAKE_EF_REL, 4, PROBE_EF_REL_LOC },
+	{ "ptr", FAKE_EF_PTR, 8, PROBE_EF_CHAR_PTR },
+	{ "small", FAKE_EF_SMALL, 2, PROBE_EF_SIGNED },
+};
+
 static int event_field(void *priv, const char *name)
 {
-	static const char *const fields[] = { "dfd", "filename", "flags" };
 	unsigned int i;
 
 	(void)priv;
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (!strcmp(fields[i], name))
-			return i;
+	for (i = 0; i < sizeof(fake_fields) / sizeof(fake_fields[0]); i++)
+		if (!strcmp(fake_fields[i].name, name))
+			return probe_efield(fake_fields[i].offset,
+					    fake_fields[i].size,
+					    fake_fields[i].kind);
 	return -ENOENT;
 }
 

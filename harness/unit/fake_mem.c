@@ -151,6 +151,22 @@ long strncpy_from_user_nofault(char *dst, const void *src, long count)
 	return i > 0 ? i + 1 : i;
 }
 
+long strncpy_from_user(char *dst, const char *src, long count)
+{
+	unsigned long addr = (unsigned long)src;
+	long i;
+
+	if (addr >= TASK_SIZE)
+		return -EFAULT;
+	for (i = 0; i < count; i++) {
+		if (!fake_byte(addr + i, true, &dst[i]))
+			return -EFAULT;
+		if (!dst[i])
+			return i;
+	}
+	return count;
+}
+
 /* The size with the NUL, count + 1 when longer, 0 on a fault */
 long strnlen_user_nofault(const void *src, long count)
 {

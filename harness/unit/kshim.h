@@ -343,6 +343,11 @@ static inline unsigned long kernel_stack_pointer(struct pt_regs *regs)
 	return *kshim_reg(regs, KSHIM_REG_SP);
 }
 
+static inline unsigned long user_stack_pointer(struct pt_regs *regs)
+{
+	return *kshim_reg(regs, KSHIM_REG_SP);
+}
+
 static inline unsigned long regs_return_value(struct pt_regs *regs)
 {
 	return *kshim_reg(regs, KSHIM_REG_AX);
@@ -382,6 +387,21 @@ long copy_from_user_nofault(void *dst, const void *src, size_t size);
 long strncpy_from_kernel_nofault(char *dst, const void *src, long count);
 long strncpy_from_user_nofault(char *dst, const void *src, long count);
 long strnlen_user_nofault(const void *src, long count);
+
+/* The faulting user copies of uprobes: the fake memory has no lazy pages */
+static inline unsigned long copy_from_user(void *dst, const void *src,
+					   unsigned long size)
+{
+	return copy_from_user_nofault(dst, src, size) ? size : 0;
+}
+
+/* The length without the NUL, @count when none came, or -EFAULT */
+long strncpy_from_user(char *dst, const char *src, long count);
+
+static inline long strnlen_user(const char *src, long count)
+{
+	return strnlen_user_nofault(src, count);
+}
 
 /* ---- kallsyms.h ---- */
 #define KSYM_SYMBOL_LEN		600

@@ -15,6 +15,7 @@
 #include "kshim.h"
 #include "probe_parse.h"
 #include "fake_env.h"
+#include "probe_fetch.h"
 
 long kshim_fail_countdown;
 long kshim_allocs;
@@ -620,7 +621,8 @@ static void test_eprobe_args(void)
 	def = AOK(&env_x86, e, NULL,
 		  "e:foo/bar syscalls/sys_enter_openat f=$filename $comm:x64");
 	CHECK(def && def->args[0].fetch.src == TPP_SRC_FIELD &&
-	      def->args[0].fetch.val == 1);
+	      def->args[0].fetch.val == (unsigned long)probe_efield(
+			FAKE_EF_FILENAME, 4, PROBE_EF_DATA_LOC));
 	/* eprobes do not force $comm to be a string */
 	CHECK(def && def->args[1].fetch.src == TPP_SRC_COMM &&
 	      def->args[1].type == TPP_TYPE_X64);

@@ -49,19 +49,31 @@ enum probe_op {
 	PROBE_OP_ARG,		/* function argument @arg, from 0 */
 	PROBE_OP_EDATA,		/* entry data slot @arg */
 	PROBE_OP_IMM,		/* @arg: \IMM, @ADDR, or @SYM once resolved */
+	PROBE_OP_FIELD,		/* eprobe: field at @arg of the event's record,
+				 * @size bytes, read as enum probe_efield_kind
+				 * @aux
+				 */
+	PROBE_OP_USTACK,	/* uprobe: user stack entry @arg */
+	PROBE_OP_FOFFS,		/* uprobe: file offset @arg, mapped: the
+				 * mapping's start is entry data slot 0
+				 */
 	/* the word at value + @arg; on a fault, skip @aux to the store */
 	PROBE_OP_DEREF,
 	PROBE_OP_UDEREF,	/* in user memory */
+	PROBE_OP_FDEREF,	/* uprobe: in user memory, may fault it in */
 	/* stores: fill the field at @dst, end the argument */
 	PROBE_OP_ST_RAW,	/* the value, @size bytes */
 	PROBE_OP_ST_MEM,	/* @count elements of @size bytes at value + @arg */
 	PROBE_OP_ST_UMEM,	/* the same in user memory */
+	PROBE_OP_ST_FMEM,	/* uprobe: the same, may fault it in */
 	PROBE_OP_ST_STR,	/* the string at value + @arg */
 	PROBE_OP_ST_USTR,	/* the same in user memory */
 	PROBE_OP_ST_STRS,	/* @count strings, their pointers at value + @arg
 				 * (in user memory when @aux)
 				 */
 	PROBE_OP_ST_USTRS,	/* the same, user strings */
+	PROBE_OP_ST_FSTR,	/* uprobe: user string, may fault it in */
+	PROBE_OP_ST_FSTRS,	/* uprobe: the same for @count user pointers */
 	PROBE_OP_ST_SYMSTR,	/* "sym+off/size" of the value */
 	PROBE_OP_ST_COMM,	/* current->comm */
 	PROBE_OP_ST_CONST,	/* the @size bytes at @arg: \"string" */
@@ -75,6 +87,8 @@ enum probe_op {
 	PROBE_OP_SZ_USTRS,
 	PROBE_OP_SZ_SYMSTR,
 	PROBE_OP_SZ_COMM,
+	PROBE_OP_SZ_FSTR,
+	PROBE_OP_SZ_FSTRS,
 };
 
 /*
@@ -85,7 +99,9 @@ struct probe_insn {
 	u8 op;
 	u8 size;	/* bytes of one element of the field */
 	u8 count;	/* elements of the field, 1 for a scalar */
-	u8 aux;		/* derefs: instructions to the store; STRS: user ptrs */
+	u8 aux;		/* derefs: instructions to the store; STRS: user ptrs;
+			 * FIELD: how to read it
+			 */
 	u16 dst;	/* offset of the field in the record */
 	u8 lshift;	/* BITFIELD: shift left, then right, in a u64 */
 	u8 rshift;
@@ -211,48 +227,76 @@ static nokprobe_inline u32 kernel_strsize(unsigned long addr)
 	}
 }
 
-static nokprobe_inline u32 strsize(unsigned long addr, bool user)
+/*
+ * Where memory is read: kernel (or user below TASK_SIZE), user, or user
+ * with page faults allowed (uprobes).  A bool "user" converts as 6.12's
+ * two kinds.
+ */
+enum pf_mem { PF_KERNEL, PF_USER, PF_FAULT };
+
+static nokprobe_inline long mem_read(void *dst, unsigned long addr,
+				     size_t size, u8 mem)
 {
-	if (user || pfa_is_user(addr))
+	if (mem == PF_FAULT)
+		return pfa_fread(dst, addr, size);
+	return pfa_read(dst, addr, size, mem == PF_USER);
+}
+
+static nokprobe_inline u32 strsize(unsigned long addr, u8 mem)
+{
+	if (mem == PF_FAULT)
+		return pfa_fstrsize(addr, PROBE_MAX_STRING);
+	if (mem == PF_USER || pfa_is_user(addr))
 		return pfa_ustrsize(addr, PROBE_MAX_STRING);
 	return kernel_strsize(addr);
 }
 
 static nokprobe_inline void store_str(struct probe_hit *h, unsigned int dst,
-				      unsigned long addr, bool user)
+				      unsigned long addr, u8 mem)
 {
+	char *to = (char *)h->rec + h->dyn;
 	u32 n = room(h);
 
-	put_loc(h, dst, n ? pfa_strncpy((char *)h->rec + h->dyn, addr, n, user) :
-			  0);
+	if (!n)
+		put_loc(h, dst, 0);
+	else if (mem == PF_FAULT)
+		put_loc(h, dst, pfa_fstrncpy(to, addr, n));
+	else
+		put_loc(h, dst, pfa_strncpy(to, addr, n, mem == PF_USER));
+}
+
+/* The memory the pointers of a string array are read from */
+static nokprobe_inline u8 ptr_mem(const struct probe_insn *insn, u8 mem)
+{
+	return mem == PF_FAULT ? PF_FAULT : insn->aux;
 }
 
 /* Element i of an array of strings: the string at the i-th pointer */
 static nokprobe_inline void store_strs(const struct probe_insn *insn,
 				       struct probe_hit *h, unsigned long addr,
-				       bool ustr)
+				       u8 mem)
 {
 	unsigned int i, dst = insn->dst;
 	unsigned long ptr;
 
 	for (i = 0; i < insn->count; i++, dst += 4, addr += sizeof(long)) {
-		if (pfa_read(&ptr, addr, sizeof(ptr), insn->aux))
+		if (mem_read(&ptr, addr, sizeof(ptr), ptr_mem(insn, mem)))
 			put_loc(h, dst, 0);
 		else
-			store_str(h, dst, ptr, ustr);
+			store_str(h, dst, ptr, mem);
 	}
 }
 
 static nokprobe_inline u32 size_strs(const struct probe_insn *insn,
-				     unsigned long addr, bool ustr)
+				     unsigned long addr, u8 mem)
 {
 	unsigned long ptr;
 	unsigned int i;
 	u32 sum = 0;
 
 	for (i = 0; i < insn->count; i++, addr += sizeof(long))
-		if (!pfa_read(&ptr, addr, sizeof(ptr), insn->aux))
-			sum += strsize(ptr, ustr);
+		if (!mem_read(&ptr, addr, sizeof(ptr), ptr_mem(insn, mem)))
+			sum += strsize(ptr, mem);
 	return sum;
 }
 
@@ -297,15 +341,15 @@ NOKPROBE_SYMBOL(store_symstr);
 /* @count elements; one faulting element leaves the others alone */
 static nokprobe_inline void store_mem(const struct probe_insn *insn,
 				      struct probe_hit *h, unsigned long addr,
-				      bool user)
+				      u8 mem)
 {
 	u8 *p = h->rec + insn->dst;
 	unsigned int i;
 
-	if (likely(!pfa_read(p, addr, insn->size * insn->count, user)))
+	if (likely(!mem_read(p, addr, insn->size * insn->count, mem)))
 		return;
 	for (i = 0; i < insn->count; i++, p += insn->size, addr += insn->size)
-		if (pfa_read(p, addr, insn->size, user))
+		if (mem_read(p, addr, insn->size, mem))
 			memset(p, 0, insn->size);
 }
 
@@ -329,7 +373,7 @@ static nokprobe_inline void store_fault(const struct probe_insn *insn,
 	unsigned int i;
 
 	switch (insn->op) {
-	case PROBE_OP_ST_RAW ... PROBE_OP_ST_UMEM:
+	case PROBE_OP_ST_RAW ... PROBE_OP_ST_FMEM:
 		memset(h->rec + insn->dst, 0, insn->size * insn->count);
 		break;
 	case PROBE_OP_ST_STR ... PROBE_OP_ST_FAULT:
@@ -340,6 +384,26 @@ static nokprobe_inline void store_fault(const struct probe_insn *insn,
 	/* size instructions count nothing for it */
 }
 
+/* The memory a store or size instruction reads */
+static nokprobe_inline u8 op_mem(u8 op)
+{
+	switch (op) {
+	case PROBE_OP_ST_UMEM:
+	case PROBE_OP_ST_USTR:
+	case PROBE_OP_ST_USTRS:
+	case PROBE_OP_SZ_USTR:
+	case PROBE_OP_SZ_USTRS:
+		return PF_USER;
+	case PROBE_OP_ST_FMEM:
+	case PROBE_OP_ST_FSTR:
+	case PROBE_OP_ST_FSTRS:
+	case PROBE_OP_SZ_FSTR:
+	case PROBE_OP_SZ_FSTRS:
+		return PF_FAULT;
+	}
+	return PF_KERNEL;
+}
+
 static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 				       unsigned long val)
 {
@@ -348,10 +412,12 @@ static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 	switch (insn->op) {
 	case PROBE_OP_SZ_STR:
 	case PROBE_OP_SZ_USTR:
-		return strsize(addr, insn->op == PROBE_OP_SZ_USTR);
+	case PROBE_OP_SZ_FSTR:
+		return strsize(addr, op_mem(insn->op));
 	case PROBE_OP_SZ_STRS:
 	case PROBE_OP_SZ_USTRS:
-		return size_strs(insn, addr, insn->op == PROBE_OP_SZ_USTRS);
+	case PROBE_OP_SZ_FSTRS:
+		return size_strs(insn, addr, op_mem(insn->op));
 	case PROBE_OP_SZ_SYMSTR:
 		return symstr_size(val);
 	case PROBE_OP_SZ_COMM:
@@ -369,15 +435,18 @@ static nokprobe_inline void finish(const struct probe_insn *insn,
 	switch (insn->op) {
 	case PROBE_OP_ST_MEM:
 	case PROBE_OP_ST_UMEM:
-		store_mem(insn, h, addr, insn->op == PROBE_OP_ST_UMEM);
+	case PROBE_OP_ST_FMEM:
+		store_mem(insn, h, addr, op_mem(insn->op));
 		break;
 	case PROBE_OP_ST_STR:
 	case PROBE_OP_ST_USTR:
-		store_str(h, insn->dst, addr, insn->op == PROBE_OP_ST_USTR);
+	case PROBE_OP_ST_FSTR:
+		store_str(h, insn->dst, addr, op_mem(insn->op));
 		break;
 	case PROBE_OP_ST_STRS:
 	case PROBE_OP_ST_USTRS:
-		store_strs(insn, h, addr, insn->op == PROBE_OP_ST_USTRS);
+	case PROBE_OP_ST_FSTRS:
+		store_strs(insn, h, addr, op_mem(insn->op));
 		break;
 	case PROBE_OP_ST_SYMSTR:
 		store_symstr(h, insn->dst, val);
@@ -398,6 +467,30 @@ static nokprobe_inline void finish(const struct probe_insn *insn,
 		h->dyn += dyn_size_of(insn, val);
 		break;
 	}
+}
+
+/* The value of an eprobe's field in the attached event's record @rec */
+static nokprobe_inline unsigned long field_value(const struct probe_insn *insn,
+						 const u8 *rec)
+{
+	const u8 *p = rec + insn->arg;
+	unsigned int pad = 64 - 8 * insn->size;
+
+	switch (insn->aux) {
+	case PROBE_EF_SIGNED:
+		return (s64)(get_scalar(p, insn->size) << pad) >> pad;
+	case PROBE_EF_DATA_LOC:
+		return (unsigned long)rec +
+		       probe_loc_offset(get_unaligned((const u32 *)p));
+	case PROBE_EF_REL_LOC:
+		return (unsigned long)p + sizeof(u32) +
+		       probe_loc_offset(get_unaligned((const u32 *)p));
+	case PROBE_EF_CHARS:
+		return (unsigned long)p;
+	case PROBE_EF_CHAR_PTR:
+		return get_unaligned((const unsigned long *)p);
+	}
+	return get_scalar(p, insn->size);
 }
 
 /*
@@ -437,10 +530,21 @@ static nokprobe_inline void run(const struct probe_insn *insn,
 		case PROBE_OP_IMM:
 			val = insn->arg;
 			break;
+		case PROBE_OP_FIELD:
+			val = field_value(insn, (const u8 *)h->edata);
+			break;
+		case PROBE_OP_USTACK:
+			val = pfa_ustack_nth(regs, insn->arg);
+			break;
+		case PROBE_OP_FOFFS:
+			val = h->edata[0] + insn->arg;
+			break;
 		case PROBE_OP_DEREF:
 		case PROBE_OP_UDEREF:
-			if (likely(!pfa_read(&word, val + insn->arg, sizeof(word),
-					     insn->op == PROBE_OP_UDEREF))) {
+		case PROBE_OP_FDEREF:
+			/* the three are in enum pf_mem's order */
+			if (likely(!mem_read(&word, val + insn->arg, sizeof(word),
+					     insn->op - PROBE_OP_DEREF))) {
 				val = word;
 				break;
 			}
@@ -481,7 +585,8 @@ NOKPROBE_SYMBOL(probe_prog_save_entry);
  * probe_prog_dyn_size - size the dynamic area of a record at a hit
  * @prog: the compiled probe
  * @regs: registers at the hit
- * @edata: entry data of a return probe, or NULL
+ * @edata: entry data of a return probe, the attached event's record for
+ *	an eprobe, or NULL
  *
  * Only worth calling when probe_prog_has_dyn().  Each string counts its
  * NUL and at most PROBE_MAX_STRING bytes; one that faults counts nothing.
@@ -506,7 +611,8 @@ NOKPROBE_SYMBOL(probe_prog_dyn_size);
  * probe_prog_store - fill in the argument fields of a record at a hit
  * @prog: the compiled probe
  * @regs: registers at the hit
- * @edata: entry data of a return probe, or NULL
+ * @edata: entry data of a return probe, the attached event's record for
+ *	an eprobe, or NULL
  * @rec: the record; its first @prog->hdr_size bytes are left alone
  * @rec_size: @prog->fixed_size plus the probe_prog_dyn_size() reserved
  *
@@ -561,6 +667,34 @@ struct pf_build {
 	struct probe_insn scratch;	/* what emit() fills while counting */
 };
 
+/* A uprobe reads the probed task's stack and memory, faulting pages in */
+static u8 uprobe_op(u8 op)
+{
+	switch (op) {
+	case PROBE_OP_STACK:
+		return PROBE_OP_USTACK;
+	case PROBE_OP_DEREF:
+	case PROBE_OP_UDEREF:
+		return PROBE_OP_FDEREF;
+	case PROBE_OP_ST_MEM:
+	case PROBE_OP_ST_UMEM:
+		return PROBE_OP_ST_FMEM;
+	case PROBE_OP_ST_STR:
+	case PROBE_OP_ST_USTR:
+		return PROBE_OP_ST_FSTR;
+	case PROBE_OP_ST_STRS:
+	case PROBE_OP_ST_USTRS:
+		return PROBE_OP_ST_FSTRS;
+	case PROBE_OP_SZ_STR:
+	case PROBE_OP_SZ_USTR:
+		return PROBE_OP_SZ_FSTR;
+	case PROBE_OP_SZ_STRS:
+	case PROBE_OP_SZ_USTRS:
+		return PROBE_OP_SZ_FSTRS;
+	}
+	return op;
+}
+
 /* Append an instruction to the store or the size program */
 static struct probe_insn *emit(struct pf_build *b, bool size_prog, u8 op,
 			       long arg)
@@ -568,6 +702,8 @@ static struct probe_insn *emit(struct pf_build *b, bool size_prog, u8 op,
 	unsigned int *n = size_prog ? &b->nr_size : &b->nr_insn;
 	struct probe_insn *insn = &b->scratch;
 
+	if (b->def->flags & TPP_USER)
+		op = uprobe_op(op);
 	if (b->prog)
 		insn = (size_prog ? b->prog->size_insn : b->prog->insn) + *n;
 	(*n)++;
@@ -631,17 +767,19 @@ static const u8 pf_src_ops[] = {
 	[TPP_SRC_ADDR] = PROBE_OP_IMM,
 	[TPP_SRC_SYMBOL] = PROBE_OP_IMM,
 	[TPP_SRC_IMM] = PROBE_OP_IMM,
+	[TPP_SRC_FIELD] = PROBE_OP_FIELD,
+	[TPP_SRC_FOFFS] = PROBE_OP_FOFFS,
 };
 
 /* $comm and \"..." have no source: their store knows where to look */
 static int emit_source(struct pf_build *b, const struct tpp_fetch *f,
 		       bool size_prog, const char *text)
 {
+	struct probe_insn *insn;
 	long val = f->val;
 
 	if (f->src == TPP_SRC_COMM || f->src == TPP_SRC_IMMSTR)
 		return 0;
-	/* uprobe file offsets and eprobe fields have no kprobe meaning */
 	if (f->src >= ARRAY_SIZE(pf_src_ops) || !pf_src_ops[f->src])
 		return -EOPNOTSUPP;
 	if (f->src == TPP_SRC_EARG)
@@ -651,7 +789,12 @@ static int emit_source(struct pf_build *b, const struct tpp_fetch *f,
 						b->nr_insn);
 		val = 0;	/* reads fault until the symbol is resolved */
 	}
-	emit(b, size_prog, pf_src_ops[f->src], val);
+	insn = emit(b, size_prog, pf_src_ops[f->src], val);
+	if (f->src == TPP_SRC_FIELD) {
+		insn->arg = f->val & 0xffff;
+		insn->size = f->val >> PROBE_EF_SIZE_SHIFT & 0xff;
+		insn->aux = f->val >> PROBE_EF_KIND_SHIFT;
+	}
 	return 0;
 }
 
@@ -876,8 +1019,7 @@ static struct probe_prog *alloc_prog(const struct pf_build *c)
  *
  * Return: a program to release with probe_prog_free(), or an ERR_PTR():
  * -ENOMEM, -E2BIG when @hdr_size pushes fields past 64K, or -EOPNOTSUPP
- * for a value kprobes have no use for (a uprobe file offset or an eprobe
- * field).
+ * for an argument without a value.
  */
 struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 				      unsigned int hdr_size)
@@ -905,6 +1047,7 @@ struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 	prog->fixed_size = b.offset;
 	prog->dyn_const = b.dyn_const;
 	prog->is_return = def->is_return;
+	prog->bare = def->kind == 'e';
 	prog->has_dyn = b.has_dyn;
 	prog->nr_fields = def->nr_args;
 	prog->nr_edata = b.nr_edata;
@@ -1106,10 +1249,11 @@ int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len)
 	struct pf_fmt p = { .buf = buf, .len = len };
 	unsigned int i;
 
-	fmt_add(&p, "\"%s", prog->is_return ? "(%lx <- %lx)" : "(%lx)");
+	fmt_add(&p, "\"%s", prog->bare ? "" : prog->is_return ?
+		"(%lx <- %lx)" : "(%lx)");
 	for (i = 0; i < prog->nr_fields; i++)
 		fmt_conv(&p, &prog->fields[i]);
-	fmt_add(&p, "\"%s", prog->is_return ?
+	fmt_add(&p, "\"%s", prog->bare ? "" : prog->is_return ?
 		", REC->__probe_func, REC->__probe_ret_ip" :
 		", REC->__probe_ip");
 	for (i = 0; i < prog->nr_fields; i++)

@@ -80,6 +80,8 @@ struct probe_field {
  * @dyn_const: bytes of dynamic data whose size is known at compile time
  *	(immediate strings)
  * @is_return: a return probe (print fmt "(%lx <- %lx)")
+ * @bare: no ip in the header (an eprobe): the print fmt has the arguments
+ *	only
  * @has_dyn: the record has a dynamic area (some string field)
  * @nr_fields: argument fields, one per argument
  * @fields: the fields, in record order
@@ -99,6 +101,7 @@ struct probe_prog {
 	unsigned int fixed_size;
 	unsigned int dyn_const;
 	bool is_return;
+	bool bare;
 	bool has_dyn;
 	unsigned int nr_fields;
 	struct probe_field *fields;
@@ -109,6 +112,35 @@ struct probe_prog {
 	struct probe_insn *insn;
 	struct probe_insn *size_insn;
 };
+
+/*
+ * Eprobe fields.  An eprobe's source values are fields of the record of
+ * the event it is attached to; the record is passed where a return probe
+ * passes its entry data.  &tpp_env.event_field answers the parser with a
+ * cookie that says where the field is and how to read it, and the parser
+ * keeps it as the argument's value.
+ */
+enum probe_efield_kind {
+	PROBE_EF_UNSIGNED,	/* a number of 1, 2, 4 or 8 bytes */
+	PROBE_EF_SIGNED,	/* the same, sign-extended */
+	PROBE_EF_DATA_LOC,	/* __data_loc: offset from the record start */
+	PROBE_EF_REL_LOC,	/* __rel_loc: offset from the end of the field */
+	PROBE_EF_CHARS,		/* a char array, in place */
+	PROBE_EF_CHAR_PTR,	/* a pointer to a string */
+};
+
+#define PROBE_EF_SIZE_SHIFT	16
+#define PROBE_EF_KIND_SHIFT	24
+
+/* The cookie for a field at @offset of @size bytes; never negative */
+static inline int probe_efield(unsigned int offset, unsigned int size,
+			       enum probe_efield_kind kind)
+{
+	if (size != 1 && size != 2 && size != 4)
+		size = 8;
+	return (offset & 0xffff) | size << PROBE_EF_SIZE_SHIFT |
+	       kind << PROBE_EF_KIND_SHIFT;
+}
 
 /* Looks up a kernel symbol for @SYM; returns 0 when there is none */
 typedef unsigned long (*probe_sym_lookup_t)(void *priv, const char *name);

@@ -104,6 +104,58 @@ static nokprobe_inline long pfa_ustrsize(unsigned long addr, long max)
 	return len > max ? max : len;
 }
 
+/*
+ * Uprobes run in the probed task and may take page faults: their reads
+ * use the faulting user copies, as 6.12's uprobe fetch does.
+ */
+
+/* Copy @size bytes of user memory at @addr; 0, or -EFAULT */
+static nokprobe_inline long pfa_fread(void *dst, unsigned long addr,
+				      size_t size)
+{
+	return copy_from_user(dst, (const void __user *)addr, size) ?
+	       -EFAULT : 0;
+}
+
+/* Entry @n of the user stack, 0 when it cannot be read */
+static nokprobe_inline unsigned long pfa_ustack_nth(struct pt_regs *regs,
+						    unsigned long n)
+{
+	unsigned long val;
+
+	if (pfa_fread(&val, user_stack_pointer(regs) + n * sizeof(long),
+		      sizeof(val)))
+		return 0;
+	return val;
+}
+
+/*
+ * Copy the user string at @addr, at most @room bytes with its NUL (@room
+ * not 0).  Returns the bytes stored, NUL included, a string that does
+ * not fit being cut, or a negative errno.
+ */
+static nokprobe_inline long pfa_fstrncpy(char *dst, unsigned long addr,
+					 long room)
+{
+	long ret = strncpy_from_user(dst, (const char __user *)addr, room);
+
+	if (ret < 0)
+		return ret;
+	if (ret == room) {
+		dst[ret - 1] = '\0';
+		return ret;
+	}
+	return ret + 1;
+}
+
+/* Size of the user string at @addr with its NUL; 0 on a fault or past @max */
+static nokprobe_inline long pfa_fstrsize(unsigned long addr, long max)
+{
+	long len = strnlen_user((const char __user *)addr, max);
+
+	return len > max ? 0 : len;
+}
+
 /* "sym+0xoff/0xsize [mod]", as %pS prints it; returns its length */
 static inline int pfa_sprint_symbol(char *buf, unsigned long addr)
 {
