@@ -5,10 +5,13 @@
  */
 #define pr_fmt(fmt)	"trace_probe: " fmt
 
+#include <linux/security.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/trace_events.h>
 
 #include "trace.h"
+#include "trace_dynevent.h"
 #include "trace_output.h"
 #include "probe_event.h"
 
@@ -29,6 +32,8 @@ static int pev_define_head(struct trace_event_call *call,
 	const unsigned int sz = sizeof(unsigned long);
 	int ret;
 
+	if (head == PEV_HEAD_NONE)
+		return 0;
 	if (head == PEV_HEAD_IP)
 		return pev_field(call, "unsigned long", "__probe_ip", at, sz,
 				 false);
@@ -60,6 +65,22 @@ static struct trace_event_fields pev_fields_array[] = {
 	{}
 };
 
+/* What goes between the parentheses: the probe type's say, or the ips */
+static bool pev_print_place(struct pev *ev, struct trace_seq *s,
+			    const unsigned long *head, int flags)
+{
+	if (ev->ops->show_place) {
+		ev->ops->show_place(ev, s, head);
+		return !trace_seq_has_overflowed(s);
+	}
+	if (ev->head != PEV_HEAD_RET)
+		return seq_print_ip_sym(s, head[0], flags | TRACE_ITER_SYM_OFFSET);
+	if (!seq_print_ip_sym(s, head[1], flags | TRACE_ITER_SYM_OFFSET))
+		return false;
+	trace_seq_puts(s, " <- ");
+	return seq_print_ip_sym(s, head[0], flags & ~TRACE_ITER_SYM_OFFSET);
+}
+
 /* "NAME: (where)" then the arguments */
 static enum print_line_t pev_print(struct trace_iterator *iter, int flags,
 				   struct trace_event *event)
@@ -69,15 +90,7 @@ static enum print_line_t pev_print(struct trace_iterator *iter, int flags,
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "%s: (", pev_name(ev));
-	if (ev->head == PEV_HEAD_RET) {
-		if (!seq_print_ip_sym(s, head[1], flags | TRACE_ITER_SYM_OFFSET))
-			goto out;
-		trace_seq_puts(s, " <- ");
-		flags &= ~TRACE_ITER_SYM_OFFSET;
-	} else {
-		flags |= TRACE_ITER_SYM_OFFSET;
-	}
-	if (!seq_print_ip_sym(s, head[0], flags))
+	if (!pev_print_place(ev, s, head, flags))
 		goto out;
 	trace_seq_putc(s, ')');
 	if (probe_prog_print(ev->layout, iter->ent, iter->ent_size, s))
@@ -233,6 +246,9 @@ static int pev_enable(struct pev *ev, struct trace_event_file *file)
 		link = kmalloc(sizeof(*link), GFP_KERNEL);
 		if (!link)
 			return -ENOMEM;
+		ret = ev->ops->file_on ? ev->ops->file_on(ev, file) : 0;
+		if (ret)
+			goto free_link;
 		link->file = file;
 		list_add_tail_rcu(&link->list, &ev->links);
 		WRITE_ONCE(ev->flags, ev->flags | PEV_F_TRACE);
@@ -245,10 +261,15 @@ static int pev_enable(struct pev *ev, struct trace_event_file *file)
 	if (!ret)
 		return 0;
 	WRITE_ONCE(ev->flags, 0);
-	if (link) {
-		list_del_rcu(&link->list);
-		kfree_rcu(link, rcu);
-	}
+	if (!link)
+		return ret;
+	list_del_rcu(&link->list);
+	if (ev->ops->file_off)
+		ev->ops->file_off(ev, file);
+	kfree_rcu(link, rcu);
+	return ret;
+free_link:
+	kfree(link);
 	return ret;
 }
 
@@ -281,11 +302,13 @@ static int pev_disable(struct pev *ev, struct trace_event_file *file)
 	WRITE_ONCE(ev->flags, flags);
 	if (!flags)
 		ev->ops->disarm(ev);
-	if (link) {
-		/* handlers still walking @links finish before it goes */
-		synchronize_rcu();
-		kfree(link);
-	}
+	if (!link)
+		return 0;
+	if (ev->ops->file_off)
+		ev->ops->file_off(ev, file);
+	/* handlers still walking @links finish before it goes */
+	synchronize_rcu();
+	kfree(link);
 	return 0;
 }
 
@@ -383,3 +406,134 @@ int pev_register_error(unsigned int place_pos, int ret,
 		tpp_error_set(err, TPP_E_NONE, 0, ret);
 	return ret;
 }
+
+/**
+ * pev_show_args - the arguments of a listing line, " NAME=FETCHARG" each
+ * @m: the listing
+ * @def: the definition
+ */
+void pev_show_args(struct seq_file *m, const struct tpp_def *def)
+{
+	unsigned int i;
+
+	for (i = 0; i < def->nr_args; i++)
+		seq_printf(m, " %s=%s", def->args[i].name, def->args[i].comm);
+}
+
+/**
+ * pev_match_name - whether "-:[GRP/]EVENT" names @ev
+ * @ev: the event
+ * @system: GRP, or NULL when not given
+ * @event: EVENT, or "" when not given
+ *
+ * Return: true when every part given matches.
+ */
+bool pev_match_name(const struct pev *ev, const char *system,
+		    const char *event)
+{
+	return (!event[0] || !strcmp(event, pev_name(ev))) &&
+	       (!system || !strcmp(system, pev_group(ev)));
+}
+
+/**
+ * pev_match_args - whether the words of a removal are @def's first arguments
+ * @def: the definition
+ * @argc: words after the place
+ * @argv: each "NAME=FETCHARG" as the listing shows it
+ *
+ * Return: true when they match, in order; no words match any definition.
+ */
+bool pev_match_args(const struct tpp_def *def, int argc, const char **argv)
+{
+	const struct tpp_arg *arg;
+	size_t n;
+	int i;
+
+	if (argc > def->nr_args)
+		return false;
+	for (i = 0; i < argc; i++) {
+		arg = &def->args[i];
+		n = strlen(arg->name);
+		if (strncmp(argv[i], arg->name, n) || argv[i][n] != '=' ||
+		    strcmp(argv[i] + n + 1, arg->comm))
+			return false;
+	}
+	return true;
+}
+
+/* ---- The tracefs files that list a probe type's events ---- */
+
+/**
+ * pev_command - run one line written to a probe type's events file
+ * @raw: "-:..." removes, anything else defines
+ * @ops: the probe type's dyn_event operations
+ *
+ * The file takes its own type only: a line no other type claims either
+ * is invalid.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pev_command(const char *raw, struct dyn_event_operations *ops)
+{
+	int ret;
+
+	if (raw[0] == '-')
+		return dyn_event_release(raw, ops);
+	ret = dyn_event_create(raw, ops);
+	return ret == -ECANCELED ? -EINVAL : ret;
+}
+
+static const struct pev_list *pev_list_of(struct file *file)
+{
+	return file_inode(file)->i_private;
+}
+
+static int pev_list_show(struct seq_file *m, void *v)
+{
+	const struct pev_list *list = m->private;
+	struct dyn_event *ev = v;
+
+	return ev->ops == list->ops ? list->line(m, ev) : 0;
+}
+
+static const struct seq_operations pev_list_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = pev_list_show,
+};
+
+static int pev_list_open(struct inode *inode, struct file *file)
+{
+	const struct pev_list *list = inode->i_private;
+	bool trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (!ret && trunc && list->command)
+		ret = dyn_events_release_all(list->ops);
+	if (ret < 0)
+		return ret;
+	ret = seq_open(file, &pev_list_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = (void *)list;
+	return ret;
+}
+
+static ssize_t pev_list_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *pos)
+{
+	const struct pev_list *list = pev_list_of(file);
+
+	if (!list->command)
+		return -EINVAL;
+	return trace_parse_run_command(file, ubuf, len, pos, list->command);
+}
+
+/* Open with a struct pev_list as the file's data; see probe_event.h */
+const struct file_operations pev_list_fops = {
+	.open = pev_list_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+	.write = pev_list_write,
+};

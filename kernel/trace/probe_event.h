@@ -23,11 +23,13 @@
 #include "probe_fetch.h"
 
 struct pev;
+struct trace_seq;
 
 /* What a record starts with after struct trace_entry */
 enum pev_head {
 	PEV_HEAD_IP,		/* unsigned long __probe_ip */
 	PEV_HEAD_RET,		/* __probe_func, then __probe_ret_ip */
+	PEV_HEAD_NONE,		/* nothing: the arguments follow */
 };
 
 /* pev.flags: who the event writes for */
@@ -39,10 +41,25 @@ enum pev_head {
  * @arm: start hitting on every member probe; 0 or a negative errno, in
  *	which case nothing stays armed
  * @disarm: stop hitting on every member probe
+ * @file_on: optional: the event is being enabled in @file's trace
+ *	instance; 0 or a negative errno, in which case it is not
+ * @file_off: optional: undo @file_on, after the hit path let go of @file
+ * @show_place: optional: what a trace line shows between parentheses,
+ *	given the record's header words after struct trace_entry; without
+ *	it, the probed ip symbolically (and the return site for
+ *	PEV_HEAD_RET)
+ *
+ * @arm and @disarm see the event go from disabled to enabled anywhere and
+ * back; @file_on and @file_off see every instance, for probe types whose
+ * probe points depend on it (eprobes hook the attached event's file).
  */
 struct pev_ops {
 	int (*arm)(struct pev *ev);
 	void (*disarm)(struct pev *ev);
+	int (*file_on)(struct pev *ev, struct trace_event_file *file);
+	void (*file_off)(struct pev *ev, struct trace_event_file *file);
+	void (*show_place)(struct pev *ev, struct trace_seq *s,
+			   const unsigned long *head);
 };
 
 /**
@@ -56,6 +73,7 @@ struct pev_ops {
  * @links: trace_event_file links this event writes to (RCU)
  * @layout: record layout and print format, owned
  * @ops: the probe type's callbacks
+ * @data: the probe type's, for the whole event; it frees it
  */
 struct pev {
 	struct trace_event_call call;
@@ -67,6 +85,7 @@ struct pev {
 	struct list_head links;
 	struct probe_prog *layout;
 	const struct pev_ops *ops;
+	void *data;
 };
 
 /**
@@ -106,8 +125,11 @@ static inline bool pev_enabled(const struct pev *ev)
 
 static inline unsigned int pev_head_size(enum pev_head head)
 {
-	return sizeof(struct trace_entry) +
-	       (head == PEV_HEAD_RET ? 2 : 1) * sizeof(unsigned long);
+	static const u8 words[] = {
+		[PEV_HEAD_IP] = 1, [PEV_HEAD_RET] = 2, [PEV_HEAD_NONE] = 0,
+	};
+
+	return sizeof(struct trace_entry) + words[head] * sizeof(unsigned long);
 }
 
 struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
@@ -118,7 +140,33 @@ int pev_unregister(struct pev *ev);
 struct pev *pev_find(const char *group, const char *event);
 int pev_reg(struct trace_event_call *call, enum trace_reg type, void *data);
 
+struct seq_file;
+struct dyn_event;
+struct dyn_event_operations;
+
+/**
+ * struct pev_list - a tracefs file that lists a probe type's events
+ *	(kprobe_events, kprobe_profile, ...): created with pev_list_fops and
+ *	this as its data
+ * @ops: the type's dyn_event operations; only its events are listed
+ * @line: prints one event's line
+ * @command: runs one line written to the file; NULL for a read-only
+ *	file.  A writable file clears the type's events on an O_TRUNC open.
+ */
+struct pev_list {
+	struct dyn_event_operations *ops;
+	int (*line)(struct seq_file *m, struct dyn_event *ev);
+	int (*command)(const char *raw);
+};
+
+extern const struct file_operations pev_list_fops;
+int pev_command(const char *raw, struct dyn_event_operations *ops);
+
 char *pev_join_words(const char *raw);
+void pev_show_args(struct seq_file *m, const struct tpp_def *def);
+bool pev_match_name(const struct pev *ev, const char *system,
+		    const char *event);
+bool pev_match_args(const struct tpp_def *def, int argc, const char **argv);
 void pev_log_err(const char *loc, const char *cmd,
 		 const struct tpp_error *err);
 int pev_register_error(unsigned int place_pos, int ret,

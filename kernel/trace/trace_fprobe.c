@@ -845,15 +845,13 @@ static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct tf *tf = to_tf(ev);
 	const struct tpp_def *def = tf->def;
-	unsigned int i;
 
 	seq_putc(m, def->kind);
 	if (def->is_return && def->maxactive)
 		seq_printf(m, "%u", def->maxactive);
 	seq_printf(m, ":%s/%s %s%s", pev_group(tf->ev), pev_name(tf->ev),
 		   def->symbol, def->is_return ? "%return" : "");
-	for (i = 0; i < def->nr_args; i++)
-		seq_printf(m, " %s=%s", def->args[i].name, def->args[i].comm);
+	pev_show_args(m, def);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -873,33 +871,18 @@ static int tf_dyn_free(struct dyn_event *ev)
 	return ret;
 }
 
-static bool tf_word_is_arg(const char *word, const struct tpp_arg *arg)
-{
-	size_t n = strlen(arg->name);
-
-	return !strncmp(word, arg->name, n) && word[n] == '=' &&
-	       !strcmp(word + n + 1, arg->comm);
-}
-
 /* "-:[GRP/]EVENT [SYM [ARG...]]": SYM (no %return) and leading args match */
 static bool tf_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *ev)
 {
 	struct tf *tf = to_tf(ev);
-	int i;
 
-	if (event[0] && strcmp(event, pev_name(tf->ev)))
-		return false;
-	if (system && strcmp(system, pev_group(tf->ev)))
+	if (!pev_match_name(tf->ev, system, event))
 		return false;
 	if (!argc)
 		return true;
-	if (strcmp(argv[0], tf->def->symbol) || argc - 1 > tf->def->nr_args)
-		return false;
-	for (i = 1; i < argc; i++)
-		if (!tf_word_is_arg(argv[i], &tf->def->args[i - 1]))
-			return false;
-	return true;
+	return !strcmp(argv[0], tf->def->symbol) &&
+	       pev_match_args(tf->def, argc - 1, argv + 1);
 }
 
 static struct dyn_event_operations tf_dyn_ops = {

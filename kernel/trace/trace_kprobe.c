@@ -391,7 +391,7 @@ static int tk_register_kprobe_or_wait(struct tk *tk)
 	return ret;
 }
 
-static bool tk_usable(const struct tk *tk)
+static bool tk_usable(struct tk *tk)
 {
 	return tk->registered && !kprobe_gone(&tk->rp.kp);
 }
@@ -655,16 +655,10 @@ free_cmd:
 }
 
 /* A line written to kprobe_events: a definition or a "-:" removal */
+/* kprobe_events takes kprobes only: there is nothing to try next */
 static int tk_create_or_delete(const char *raw)
 {
-	int ret;
-
-	if (raw[0] != '-') {
-		ret = dyn_event_create(raw, &tk_dyn_ops);
-		/* kprobe_events takes kprobes only: there is nothing to try next */
-		return ret != -ECANCELED ? ret : -EINVAL;
-	}
-	return dyn_event_release(raw, &tk_dyn_ops);
+	return pev_command(raw, &tk_dyn_ops);
 }
 
 /* What kprobe_event_gen_cmd_end() runs */
@@ -692,7 +686,6 @@ static char *tk_place(const struct tk *tk)
 static int tk_list_line(struct seq_file *m, struct tk *tk)
 {
 	char *place = tk_place(tk);
-	unsigned int i;
 
 	if (!place)
 		return -ENOMEM;
@@ -701,9 +694,7 @@ static int tk_list_line(struct seq_file *m, struct tk *tk)
 	if (tk_is_return(tk) && tk->rp.maxactive)
 		seq_printf(m, "%d", tk->rp.maxactive);
 	seq_printf(m, ":%s/%s %s", pev_group(tk->ev), pev_name(tk->ev), place);
-	for (i = 0; i < tk->def->nr_args; i++)
-		seq_printf(m, " %s=%s", tk->def->args[i].name,
-			   tk->def->args[i].comm);
+	pev_show_args(m, tk->def);
 	seq_putc(m, '\n');
 	kfree(place);
 	return 0;
@@ -729,32 +720,18 @@ static int tk_dyn_free(struct dyn_event *ev)
 	return ret;
 }
 
-static bool tk_word_is_arg(const char *word, const struct tpp_arg *arg)
-{
-	size_t n = strlen(arg->name);
-
-	return !strncmp(word, arg->name, n) && word[n] == '=' &&
-	       !strcmp(word + n + 1, arg->comm);
-}
-
 /* "-:[GRP/]EVENT [PLACE [ARG...]]": the place and leading args must match */
 static bool tk_match_words(const struct tk *tk, int argc, const char **argv)
 {
 	char *place;
 	bool same;
-	int i;
 
 	if (!argc)
 		return true;
 	place = tk_place(tk);
 	same = place && !strcmp(place, argv[0]);
 	kfree(place);
-	if (!same || argc - 1 > tk->def->nr_args)
-		return false;
-	for (i = 1; i < argc; i++)
-		if (!tk_word_is_arg(argv[i], &tk->def->args[i - 1]))
-			return false;
-	return true;
+	return same && pev_match_args(tk->def, argc - 1, argv + 1);
 }
 
 static bool tk_dyn_match(const char *system, const char *event,
@@ -762,11 +739,8 @@ static bool tk_dyn_match(const char *system, const char *event,
 {
 	struct tk *tk = to_tk(ev);
 
-	if (event[0] && strcmp(event, pev_name(tk->ev)))
-		return false;
-	if (system && strcmp(system, pev_group(tk->ev)))
-		return false;
-	return tk_match_words(tk, argc, argv);
+	return pev_match_name(tk->ev, system, event) &&
+	       tk_match_words(tk, argc, argv);
 }
 
 static struct dyn_event_operations tk_dyn_ops = {
@@ -779,64 +753,24 @@ static struct dyn_event_operations tk_dyn_ops = {
 
 /* ---- kprobe_events and kprobe_profile ---- */
 
-/*
- * Both files walk the dyn_event list and print one line per kprobe; the
- * line printer is the file's tracefs data.  Only kprobe_events is
- * writable, and only it clears the probes on an O_TRUNC open.
- */
-typedef int (*tk_line_fn)(struct seq_file *m, struct tk *tk);
-
-static int tk_profile_line(struct seq_file *m, struct tk *tk)
+static int tk_profile_line(struct seq_file *m, struct dyn_event *ev)
 {
+	struct tk *tk = to_tk(ev);
+
 	seq_printf(m, "  %-44s %15lu %15lu\n", pev_name(tk->ev), tk_nhit(tk),
 		   tk_nmissed(tk));
 	return 0;
 }
 
-static int tk_seq_line(struct seq_file *m, void *v)
-{
-	tk_line_fn line = m->private;
-	struct dyn_event *ev = v;
-
-	return is_tk(ev) ? line(m, to_tk(ev)) : 0;
-}
-
-static const struct seq_operations tk_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_seq_line,
+static const struct pev_list tk_events_list = {
+	.ops = &tk_dyn_ops,
+	.line = tk_dyn_show,
+	.command = tk_create_or_delete,
 };
 
-static int tk_file_open(struct inode *inode, struct file *file)
-{
-	bool trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (!ret && trunc && inode->i_private == tk_list_line)
-		ret = dyn_events_release_all(&tk_dyn_ops);
-	if (ret < 0)
-		return ret;
-	ret = seq_open(file, &tk_seq_ops);
-	if (!ret)
-		((struct seq_file *)file->private_data)->private =
-			inode->i_private;
-	return ret;
-}
-
-static ssize_t tk_events_write(struct file *file, const char __user *ubuf,
-			       size_t len, loff_t *pos)
-{
-	return trace_parse_run_command(file, ubuf, len, pos,
-				       tk_create_or_delete);
-}
-
-/* kprobe_events, then kprobe_profile, which cannot be written */
-static const struct file_operations tk_fops[] = {
-	{ .open = tk_file_open, .read = seq_read, .llseek = seq_lseek,
-	  .release = seq_release, .write = tk_events_write },
-	{ .open = tk_file_open, .read = seq_read, .llseek = seq_lseek,
-	  .release = seq_release },
+static const struct pev_list tk_profile_list = {
+	.ops = &tk_dyn_ops,
+	.line = tk_profile_line,
 };
 
 /* A "[MOD:]SYM" to probe must be unique (in MOD); 0 or a negative errno */
@@ -1278,9 +1212,9 @@ static __init int tk_init_tracefs(void)
 	if (tracing_init_dentry())
 		return 0;
 	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL,
-			  tk_list_line, &tk_fops[0]);
+			  (void *)&tk_events_list, &pev_list_fops);
 	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL,
-			  tk_profile_line, &tk_fops[1]);
+			  (void *)&tk_profile_list, &pev_list_fops);
 	tk_run_boot_cmds();
 	return 0;
 }

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event probes: "e" definitions written to dynamic_events become ftrace
+ * events written whenever another trace event is, from the fields of its
+ * record.
+ *
+ *	e[:[GRP/][EVENT]] SYSTEM.EVENT [FETCHARGS] [if FILTER]
+ *
+ * The head is parsed here, the fetch arguments by the pure parser with an
+ * environment that answers $FIELD from the attached event's fields; the
+ * compiled program then reads those fields out of the record it is handed,
+ * as a return probe reads its entry data.  FILTER applies to the attached
+ * event's records.
+ *
+ * An eprobe hooks the attached event of every trace instance it is enabled
+ * in: a trigger on that instance's file of the attached event, which sees
+ * each record before it is committed and writes one of ours to the same
+ * instance.  The hook is a trigger only to get at the record; it is not in
+ * the user's trigger list, and the trigger file does not show it.
+ *
+ * Locking: definitions, events and hooks change under event_mutex; the
+ * trigger runs in the attached event's tracepoint, under RCU-sched.
+ */
+#define pr_fmt(fmt)	"trace_eprobe: " fmt
+
+#include <linux/ftrace.h>
+#include <linux/rculist.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "probe_event.h"
+#include "probe_kenv.h"
+
+#define TE_GROUP	"eprobes"
+#define TE_LOG		"event_probe"
+
+/**
+ * struct te - one event probe
+ * @devent: our entry on the dyn_event list
+ * @member: in the event's member list (an eprobe event has one member)
+ * @ev: the event this probe writes
+ * @def: the parsed definition
+ * @prog: the compiled fetch program
+ * @src: the attached event, referenced for as long as we live
+ * @filter: FILTER of the definition, on @src's fields, or NULL
+ * @hooks: struct te_hook, one per trace instance we are enabled in
+ */
+struct te {
+	struct dyn_event devent;
+	struct list_head member;
+	struct pev *ev;
+	struct tpp_def *def;
+	struct probe_prog *prog;
+	struct trace_event_call *src;
+	char *filter;
+	struct list_head hooks;
+};
+
+/**
+ * struct te_hook - an eprobe enabled in one trace instance
+ * @trig: on @in's trigger list; its filter is @te's FILTER
+ * @node: in &te.hooks
+ * @te: the eprobe
+ * @in: the instance's file of the attached event
+ * @out: the instance's file of our event
+ * @gone: the instance took @trig off @in's list itself (it is being
+ *	removed); only we free the hook
+ */
+struct te_hook {
+	struct event_trigger_data trig;
+	struct list_head node;
+	struct te *te;
+	struct trace_event_file *in;
+	struct trace_event_file *out;
+	bool gone;
+};
+
+static struct dyn_event_operations te_dyn_ops;
+
+static inline struct te *to_te(struct dyn_event *ev)
+{
+	return container_of(ev, struct te, devent);
+}
+
+static struct te *te_first(struct pev *ev)
+{
+	return list_first_entry_or_null(&ev->members, struct te, member);
+}
+
+static const char *te_src_system(const struct te *te)
+{
+	return te->src->class->system;
+}
+
+/* ---- The hit path: a record of the attached event is being written ---- */
+
+static void te_trigger(struct event_trigger_data *data,
+		       struct trace_buffer *buffer, void *rec,
+		       struct ring_buffer_event *rbe)
+{
+	struct te_hook *hook = container_of(data, struct te_hook, trig);
+	const struct probe_prog *prog = hook->te->prog;
+	struct trace_event_buffer fbuffer;
+	unsigned int size;
+	void *entry;
+
+	if (unlikely(!rec) || trace_trigger_soft_disabled(hook->out))
+		return;
+	size = prog->fixed_size;
+	if (probe_prog_has_dyn(prog))
+		size += probe_prog_dyn_size(prog, NULL, rec);
+	entry = trace_event_buffer_reserve(&fbuffer, hook->out, size);
+	if (!entry)
+		return;
+	probe_prog_store(prog, NULL, rec, entry, size);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/* Removing an instance clears its triggers before disabling its events */
+static void te_trigger_gone(struct event_trigger_data *data)
+{
+	container_of(data, struct te_hook, trig)->gone = true;
+}
+
+/* Not in the trigger file, which lists only the user's triggers */
+static int te_trigger_print(struct seq_file *m,
+			    struct event_trigger_data *data)
+{
+	return 0;
+}
+
+static struct event_command te_trigger_cmd = {
+	.name = "eprobe",
+	.trigger_type = ETT_EVENT_EPROBE,
+	.flags = EVENT_CMD_FL_NEEDS_REC,
+	.trigger = te_trigger,
+	.print = te_trigger_print,
+	.free = te_trigger_gone,
+};
+
+/* ---- Hooks, one per instance the event is enabled in ---- */
+
+static struct te_hook *te_hook_alloc(struct te *te,
+				     struct trace_event_file *out)
+{
+	struct event_filter *filter = NULL;
+	struct trace_event_file *in;
+	struct te_hook *hook;
+	int ret;
+
+	in = find_event_file(out->tr, te_src_system(te),
+			     trace_event_name(te->src));
+	if (!in)
+		return ERR_PTR(-ENOENT);
+	hook = kzalloc(sizeof(*hook), GFP_KERNEL);
+	if (!hook)
+		return ERR_PTR(-ENOMEM);
+	if (te->filter) {
+		ret = create_event_filter(out->tr, te->src, te->filter, false,
+					  &filter);
+		if (ret) {
+			kfree(hook);
+			return ERR_PTR(ret);
+		}
+	}
+	hook->te = te;
+	hook->in = in;
+	hook->out = out;
+	hook->trig.cmd_ops = &te_trigger_cmd;
+	hook->trig.flags = EVENT_TRIGGER_FL_PROBE;
+	hook->trig.count = -1;
+	RCU_INIT_POINTER(hook->trig.filter, filter);
+	return hook;
+}
+
+static int te_file_on(struct pev *ev, struct trace_event_file *file)
+{
+	struct te *te = te_first(ev);
+	struct te_hook *hook;
+
+	lockdep_assert_held(&event_mutex);
+	hook = te_hook_alloc(te, file);
+	if (IS_ERR(hook))
+		return PTR_ERR(hook);
+	list_add_tail(&hook->node, &te->hooks);
+	list_add_tail_rcu(&hook->trig.list, &hook->in->triggers);
+	trace_event_trigger_enable_disable(hook->in, 1);
+	update_cond_flag(hook->in);
+	return 0;
+}
+
+static void te_file_off(struct pev *ev, struct trace_event_file *file)
+{
+	struct te *te = te_first(ev);
+	struct te_hook *hook;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(hook, &te->hooks, node)
+		if (hook->out == file)
+			goto found;
+	return;
+found:
+	list_del(&hook->node);
+	if (!hook->gone) {
+		list_del_rcu(&hook->trig.list);
+		trace_event_trigger_enable_disable(hook->in, 0);
+		update_cond_flag(hook->in);
+	}
+	/* the trigger may still run on another CPU */
+	tracepoint_synchronize_unregister();
+	free_event_filter(rcu_access_pointer(hook->trig.filter));
+	kfree(hook);
+}
+
+/* Hooks do it all; perf gets nothing from eprobes, as in 6.12 */
+static int te_arm(struct pev *ev)
+{
+	return 0;
+}
+
+static void te_disarm(struct pev *ev)
+{
+}
+
+static void te_show_place(struct pev *ev, struct trace_seq *s,
+			  const unsigned long *head)
+{
+	struct te *te = te_first(ev);
+
+	if (te)
+		trace_seq_printf(s, "%s.%s", te_src_system(te),
+				 trace_event_name(te->src));
+}
+
+static const struct pev_ops te_pev_ops = {
+	.arm = te_arm,
+	.disarm = te_disarm,
+	.file_on = te_file_on,
+	.file_off = te_file_off,
+	.show_place = te_show_place,
+};
+
+/* ---- Life cycle ---- */
+
+static void te_free(struct te *te)
+{
+	if (!te)
+		return;
+	if (te->src)
+		trace_event_put_ref(te->src);
+	kfree(te->filter);
+	probe_prog_free(te->prog);
+	tpp_free(te->def);
+	kfree(te);
+}
+
+/* Take @te out with its event; -EBUSY, changing nothing, while in use */
+static int te_unregister(struct te *te)
+{
+	lockdep_assert_held(&event_mutex);
+	if (pev_unregister(te->ev))
+		return -EBUSY;
+	dyn_event_remove(&te->devent);
+	list_del_init(&te->member);
+	pev_free(te->ev);
+	te->ev = NULL;
+	return 0;
+}
+
+/* Make @te's event and list it; 0 or an error in @err */
+static int te_register(struct te *te, struct tpp_error *err)
+{
+	struct pev *ev;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (pev_find(te->def->group, te->def->event))
+		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
+	ev = pev_alloc(te->def, PEV_HEAD_NONE, &te_pev_ops,
+		       TRACE_EVENT_FL_EPROBE);
+	if (IS_ERR(ev))
+		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
+	te->ev = ev;
+	list_add_tail(&te->member, &ev->members);
+	ret = pev_register(ev);
+	if (ret) {
+		list_del_init(&te->member);
+		te->ev = NULL;
+		pev_free(ev);
+		return tpp_error_set(err, ret == -EEXIST ? TPP_E_EVENT_EXISTS :
+				     TPP_E_NONE, 0, ret);
+	}
+	dyn_event_add(&te->devent, &ev->call);
+	return 0;
+}
+
+/* ---- Parsing "e[:NAME] SYSTEM.EVENT [ARGS] [if FILTER]" ---- */
+
+/**
+ * struct te_head - what the words around the arguments say
+ * @name: our group and event, as spans of the command
+ * @src: the attached event's system and name, as spans
+ * @w1: offset of the SYSTEM.EVENT word
+ * @args_end: length of the command without " if FILTER"
+ * @nr_args: argument words
+ * @filter: offset of FILTER, 0 when there is none
+ * @no_filter: "if" is the last word
+ */
+struct te_head {
+	struct tpp_name name;
+	struct tpp_name src;
+	unsigned int w1;
+	unsigned int args_end;
+	unsigned int nr_args;
+	unsigned int filter;
+	bool no_filter;
+};
+
+static unsigned int te_word_len(const char *s)
+{
+	const char *sp = strchr(s, ' ');
+
+	return sp ? sp - s : strlen(s);
+}
+
+/*
+ * "SYSTEM.EVENT" (or "SYSTEM/EVENT").  6.12 logs what is wrong with the
+ * names, then that both are needed: two error_log records, kept.
+ */
+static int te_parse_src(const char *cmd, struct te_head *h,
+			struct tpp_error *err)
+{
+	struct tpp_error name_err = { .id = TPP_E_NONE };
+	unsigned int len = te_word_len(cmd + h->w1);
+
+	if (!tpp_parse_event_name(cmd, h->w1, len, &h->src, &name_err) &&
+	    h->src.group_len && h->src.event_len)
+		return 0;
+	pev_log_err(TE_LOG, cmd, &name_err);
+	return tpp_error_set(err, TPP_E_EP_NAMES, h->w1, -EINVAL);
+}
+
+/* Count the argument words and find "if"; FILTER is the rest */
+static int te_split_filter(const char *cmd, struct te_head *h)
+{
+	const char *w = cmd + h->w1 + te_word_len(cmd + h->w1);
+	unsigned int len;
+
+	h->args_end = strlen(cmd);
+	for (; *w == ' '; w += len) {
+		w++;
+		len = te_word_len(w);
+		if (len == 2 && !strncmp(w, "if", 2)) {
+			h->args_end = w - 1 - cmd;
+			if (w[len])
+				h->filter = w + len + 1 - cmd;
+			else
+				h->no_filter = true;
+			break;
+		}
+		h->nr_args++;
+	}
+	return h->nr_args > TPP_MAX_ARGS ? -E2BIG : 0;
+}
+
+static int te_parse_head(const char *cmd, struct te_head *h,
+			 struct tpp_error *err)
+{
+	unsigned int len = te_word_len(cmd);
+	const char *colon = memchr(cmd + 1, ':', len - 1);
+	int ret;
+
+	if (colon) {
+		ret = tpp_parse_event_name(cmd, colon + 1 - cmd,
+					   len - (colon + 1 - cmd), &h->name,
+					   err);
+		if (ret)
+			return ret;
+	}
+	h->w1 = len + 1;
+	ret = te_parse_src(cmd, h, err);
+	if (ret)
+		return ret;
+	return te_split_filter(cmd, h);
+}
+
+/* The attached event, referenced; eprobes attach to no probe event */
+static struct trace_event_call *te_find_src(const char *cmd,
+					    const struct te_head *h)
+{
+	const unsigned int skip = TRACE_EVENT_FL_IGNORE_ENABLE |
+		TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_UPROBE |
+		TRACE_EVENT_FL_EPROBE;
+	const char *sys = cmd + h->src.group, *name = cmd + h->src.event;
+	struct trace_event_call *call;
+	const char *s, *n;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		s = call->class->system;
+		n = trace_event_name(call);
+		if ((call->flags & skip) || !s || !n ||
+		    strlen(s) != h->src.group_len ||
+		    strncmp(s, sys, h->src.group_len) ||
+		    strlen(n) != h->src.event_len ||
+		    strncmp(n, name, h->src.event_len))
+			continue;
+		return trace_event_try_get_ref(call) ? call : NULL;
+	}
+	return NULL;
+}
+
+/* 6.12 checks FILTER against the top instance when the probe is made */
+static int te_check_filter(struct te *te, const char *cmd,
+			   const struct te_head *h, struct tpp_error *err)
+{
+	struct event_filter *filter = NULL;
+	int ret;
+
+	if (h->no_filter)
+		return tpp_error_set(err, TPP_E_EP_FILTER, strlen(cmd) + 1,
+				     -EINVAL);
+	if (!te->filter)
+		return 0;
+	ret = create_event_filter(top_trace_array(), te->src, te->filter, true,
+				  &filter);
+	free_event_filter(filter);
+	return ret ? -EINVAL : 0;
+}
+
+static enum probe_efield_kind te_field_kind(const struct ftrace_event_field *f)
+{
+	switch (f->filter_type) {
+	case FILTER_DYN_STRING:
+		return PROBE_EF_DATA_LOC;
+	case FILTER_RDYN_STRING:
+		return PROBE_EF_REL_LOC;
+	case FILTER_STATIC_STRING:
+		return PROBE_EF_CHARS;
+	case FILTER_PTR_STRING:
+		return PROBE_EF_CHAR_PTR;
+	default:
+		return f->is_signed ? PROBE_EF_SIGNED : PROBE_EF_UNSIGNED;
+	}
+}
+
+/* &tpp_env.event_field: where field @name is in the attached records */
+static int te_event_field(void *priv, const char *name)
+{
+	struct trace_event_call *call = priv;
+	struct ftrace_event_field *f;
+
+	list_for_each_entry(f, trace_get_fields(call), link)
+		if (!strcmp(f->name, name))
+			return probe_efield(f->offset, f->size,
+					    te_field_kind(f));
+	return -ENOENT;
+}
+
+/* The arguments; the command is cut before " if" for the parser */
+static struct tpp_def *te_parse_args(const char *cmd, const struct te_head *h,
+				     struct trace_event_call *src,
+				     struct tpp_error *err)
+{
+	struct probe_kenv ke;
+	struct tpp_def *def;
+	char *args;
+
+	args = kmemdup_nul(cmd, h->args_end, GFP_KERNEL);
+	if (!args)
+		return ERR_PTR(-ENOMEM);
+	probe_kenv_init(&ke);
+	ke.env.btf = NULL;
+	ke.env.priv = src;
+	ke.env.event_field = te_event_field;
+	def = tpp_parse_args(args, 2, TPP_EVENT, NULL, &ke.env, err);
+	probe_kenv_destroy(&ke);
+	kfree(args);
+	return def;
+}
+
+/* Name the definition: ours as given, or after the attached event */
+static int te_fill_def(struct tpp_def *def, const char *cmd,
+		       const struct te_head *h)
+{
+	const struct tpp_name *n = &h->name;
+
+	def->kind = 'e';
+	if (n->group_len)
+		def->group = kmemdup_nul(cmd + n->group, n->group_len,
+					 GFP_KERNEL);
+	else
+		def->group = kstrdup(TE_GROUP, GFP_KERNEL);
+	if (n->event_len)
+		def->event = kmemdup_nul(cmd + n->event, n->event_len,
+					 GFP_KERNEL);
+	else
+		def->event = kmemdup_nul(cmd + h->src.event, h->src.event_len,
+					 GFP_KERNEL);
+	return def->group && def->event ? 0 : -ENOMEM;
+}
+
+/* ---- Creating a probe from its definition ---- */
+
+static struct te *te_alloc(struct trace_event_call *src, const char *cmd,
+			   const struct te_head *h)
+{
+	struct te *te = kzalloc(sizeof(*te), GFP_KERNEL);
+
+	if (!te) {
+		trace_event_put_ref(src);
+		return NULL;
+	}
+	te->src = src;
+	INIT_LIST_HEAD(&te->member);
+	INIT_LIST_HEAD(&te->hooks);
+	dyn_event_init(&te->devent, &te_dyn_ops);
+	if (h->filter) {
+		te->filter = kstrdup(cmd + h->filter, GFP_KERNEL);
+		if (!te->filter) {
+			te_free(te);
+			return NULL;
+		}
+	}
+	return te;
+}
+
+/* Parse the arguments, compile them, and make the event */
+static int te_build(struct te *te, const char *cmd, const struct te_head *h,
+		    struct tpp_error *err)
+{
+	int ret;
+
+	te->def = te_parse_args(cmd, h, te->src, err);
+	if (IS_ERR(te->def)) {
+		ret = PTR_ERR(te->def);
+		te->def = NULL;
+		return ret;
+	}
+	if (te_fill_def(te->def, cmd, h))
+		return tpp_error_set(err, TPP_E_NONE, 0, -ENOMEM);
+	te->prog = probe_prog_compile(te->def, pev_head_size(PEV_HEAD_NONE));
+	if (IS_ERR(te->prog)) {
+		ret = PTR_ERR(te->prog);
+		te->prog = NULL;
+		return tpp_error_set(err, TPP_E_NONE, 0, ret);
+	}
+	mutex_lock(&event_mutex);
+	ret = te_register(te, err);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* Errors come in 6.12's order: names, event, filter, arguments, exists */
+static int te_create(const char *cmd, struct tpp_error *err)
+{
+	struct trace_event_call *src;
+	struct te_head h = { 0 };
+	struct te *te;
+	int ret;
+
+	ret = te_parse_head(cmd, &h, err);
+	if (ret)
+		return ret;
+	mutex_lock(&event_mutex);
+	src = te_find_src(cmd, &h);
+	mutex_unlock(&event_mutex);
+	if (!src)
+		return tpp_error_set(err, TPP_E_EP_EVENT, h.w1, -ENODEV);
+	te = te_alloc(src, cmd, &h);
+	if (!te)
+		return -ENOMEM;
+	ret = te_check_filter(te, cmd, &h, err);
+	if (!ret)
+		ret = te_build(te, cmd, &h, err);
+	if (ret)
+		te_free(te);
+	return ret;
+}
+
+/* Create the probe defined by @raw; -ECANCELED when it is not ours */
+static int te_dyn_create(const char *raw)
+{
+	struct tpp_error err = { .id = TPP_E_NONE };
+	char *cmd;
+	int ret;
+
+	cmd = pev_join_words(raw);
+	if (!cmd)
+		return -ENOMEM;
+	if (cmd[0] != 'e' || !strchr(cmd, ' ')) {
+		kfree(cmd);
+		return -ECANCELED;
+	}
+	ret = te_create(cmd, &err);
+	if (ret)
+		pev_log_err(TE_LOG, cmd, &err);
+	kfree(cmd);
+	return ret;
+}
+
+/* ---- dyn_event operations: listing, matching, removal ---- */
+
+static int te_dyn_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct te *te = to_te(ev);
+
+	seq_printf(m, "e:%s/%s %s.%s", pev_group(te->ev), pev_name(te->ev),
+		   te_src_system(te), trace_event_name(te->src));
+	pev_show_args(m, te->def);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static bool te_dyn_busy(struct dyn_event *ev)
+{
+	return pev_enabled(to_te(ev)->ev);
+}
+
+static int te_dyn_free(struct dyn_event *ev)
+{
+	struct te *te = to_te(ev);
+	int ret = te_unregister(te);
+
+	if (!ret)
+		te_free(te);
+	return ret;
+}
+
+/* "SYSTEM.EVENT" or "SYSTEM/EVENT" names the attached event */
+static bool te_match_src(const struct te *te, const char *word)
+{
+	const char *sys = te_src_system(te);
+	size_t n = strlen(sys);
+
+	return !strncmp(word, sys, n) && (word[n] == '.' || word[n] == '/') &&
+	       !strcmp(word + n + 1, trace_event_name(te->src));
+}
+
+/* "-:[GRP/]EVENT [SYSTEM.EVENT [ARG...]]" */
+static bool te_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *ev)
+{
+	struct te *te = to_te(ev);
+
+	if (!pev_match_name(te->ev, system, event))
+		return false;
+	if (!argc)
+		return true;
+	return te_match_src(te, argv[0]) &&
+	       pev_match_args(te->def, argc - 1, argv + 1);
+}
+
+static struct dyn_event_operations te_dyn_ops = {
+	.match = te_dyn_match,
+	.is_busy = te_dyn_busy,
+	.show = te_dyn_show,
+	.free = te_dyn_free,
+	.create = te_dyn_create,
+};
+
+/* At core_initcall, so that boot-time users find eprobes there */
+static __init int te_init_early(void)
+{
+	return dyn_event_register(&te_dyn_ops);
+}
+core_initcall(te_init_early);
