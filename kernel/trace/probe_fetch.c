@@ -201,33 +201,6 @@ static nokprobe_inline u32 room(const struct probe_hit *h)
 }
 
 /*
- * Size of the kernel string at @addr with its NUL, at most
- * PROBE_MAX_STRING; 0 on a fault.  6.12 reads a byte per call.  Aligned
- * words never cross a page, so one faults exactly when one of its bytes
- * would, and the answer is the same at an eighth of the calls.
- */
-static nokprobe_inline u32 kernel_strsize(unsigned long addr)
-{
-	unsigned long word = addr & ~(sizeof(long) - 1);
-	unsigned int i = addr - word;
-	union {
-		unsigned long w;
-		u8 b[sizeof(long)];
-	} u;
-	u32 len = 0;
-
-	for (;; word += sizeof(long), i = 0) {
-		if (pfa_read(&u.w, word, sizeof(long), false))
-			return 0;
-		for (; i < sizeof(long); i++) {
-			len++;
-			if (!u.b[i] || len == PROBE_MAX_STRING)
-				return len;
-		}
-	}
-}
-
-/*
  * Where memory is read: kernel (or user below TASK_SIZE), user, or user
  * with page faults allowed (uprobes).  A bool "user" converts as 6.12's
  * two kinds.
@@ -248,7 +221,7 @@ static nokprobe_inline u32 strsize(unsigned long addr, u8 mem)
 		return pfa_fstrsize(addr, PROBE_MAX_STRING);
 	if (mem == PF_USER || pfa_is_user(addr))
 		return pfa_ustrsize(addr, PROBE_MAX_STRING);
-	return kernel_strsize(addr);
+	return pfa_kstrsize(addr, PROBE_MAX_STRING);
 }
 
 static nokprobe_inline void store_str(struct probe_hit *h, unsigned int dst,

@@ -96,6 +96,33 @@ static nokprobe_inline long pfa_strncpy(char *dst, unsigned long addr,
 	return strncpy_from_kernel_nofault(dst, (const void *)addr, room);
 }
 
+/*
+ * Size of the kernel string at @addr with its NUL, at most @max; 0 on a
+ * fault.  6.12 reads a byte per call.  Aligned words never cross a page,
+ * so one faults exactly when one of its bytes would, and the answer is
+ * the same at an eighth of the calls.
+ */
+static nokprobe_inline long pfa_kstrsize(unsigned long addr, long max)
+{
+	unsigned long word = addr & ~(sizeof(long) - 1);
+	unsigned int i = addr - word;
+	union {
+		unsigned long w;
+		u8 b[sizeof(long)];
+	} u;
+	long len = 0;
+
+	for (;; word += sizeof(long), i = 0) {
+		if (pfa_read(&u.w, word, sizeof(long), false))
+			return 0;
+		for (; i < sizeof(long); i++) {
+			len++;
+			if (!u.b[i] || len == max)
+				return len;
+		}
+	}
+}
+
 /* Size of the user string at @addr with its NUL; 0 on a fault */
 static nokprobe_inline long pfa_ustrsize(unsigned long addr, long max)
 {

@@ -591,6 +591,11 @@ static int te_dyn_create(const char *raw)
 	cmd = pev_join_words(raw);
 	if (!cmd)
 		return -ENOMEM;
+	if (!cmd[0]) {
+		/* a blank line defines nothing and is no error */
+		kfree(cmd);
+		return 0;
+	}
 	if (cmd[0] != 'e' || !strchr(cmd, ' ')) {
 		kfree(cmd);
 		return -ECANCELED;

@@ -1,0 +1,1265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Uprobe-based event tracer: "p" and "r" definitions on a file offset,
+ * written to uprobe_events or dynamic_events, become ftrace events written
+ * when any process runs the probed instruction (or returns from the
+ * probed function).
+ *
+ *	p|r[:[GRP/][EVENT]] PATH:OFFSET[%return][(REF_CTR_OFFSET)] [FETCHARGS]
+ *
+ * The head is parsed here; the arguments go to the pure parser with
+ * TPP_USER, which makes the compiler emit the faulting user-memory form of
+ * every read (probe_fetch.c).  A probe handler runs in the probed task and
+ * may sleep, so the record is built once per hit in a per-CPU page, under
+ * that page's mutex, and copied to every trace instance and to perf.
+ *
+ * Perf may ask for some processes only: the event keeps the perf events
+ * that want a task (struct tu_perf), and the uprobe consumer's filter lets
+ * the uprobes core put breakpoints into those processes only.
+ *
+ * Locking: definitions, events, registration and the per-CPU pages'
+ * lifetime change under event_mutex; the handlers read the event's flags
+ * and trace files under RCU.
+ */
+#define pr_fmt(fmt)	"trace_uprobe: " fmt
+
+#include <linux/bpf.h>
+#include <linux/ctype.h>
+#include <linux/filter.h>
+#include <linux/namei.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uprobes.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "trace_probe.h"
+#include "probe_event.h"
+#include "probe_kenv.h"
+
+#define TU_GROUP	"uprobes"
+#define TU_LOG		"trace_uprobe"
+
+/**
+ * struct tu - one uprobe of a probe event
+ * @devent: our entry on the dyn_event list
+ * @member: in the event's member list
+ * @ev: the event this probe writes
+ * @def: the parsed definition; @def->offset is the file offset
+ * @prog: the compiled fetch program
+ * @consumer: what the uprobes core calls
+ * @uprobe: registered while the event is enabled, else NULL
+ * @path: the probed file, referenced
+ * @filename: the file as written
+ * @ref_ctr_offset: file offset of the USDT semaphore, or 0
+ * @nhits: hits, per CPU, for uprobe_profile
+ */
+struct tu {
+	struct dyn_event devent;
+	struct list_head member;
+	struct pev *ev;
+	struct tpp_def *def;
+	struct probe_prog *prog;
+	struct uprobe_consumer consumer;
+	struct uprobe *uprobe;
+	struct path path;
+	char *filename;
+	unsigned long ref_ctr_offset;
+	unsigned long __percpu *nhits;
+};
+
+/**
+ * struct tu_perf - which processes perf wants probed, per event
+ * @lock: guards the rest against the consumer filter
+ * @nr_systemwide: perf events on every process
+ * @events: perf events on one task each, by &perf_event.hw.tp_list
+ */
+struct tu_perf {
+	rwlock_t lock;
+	int nr_systemwide;
+	struct list_head events;
+};
+
+static struct dyn_event_operations tu_dyn_ops;
+
+static inline bool is_tu(struct dyn_event *ev)
+{
+	return ev->ops == &tu_dyn_ops;
+}
+
+static inline struct tu *to_tu(struct dyn_event *ev)
+{
+	return container_of(ev, struct tu, devent);
+}
+
+static inline bool tu_is_return(const struct tu *tu)
+{
+	return tu->def->is_return;
+}
+
+static inline unsigned long tu_offset(const struct tu *tu)
+{
+	return tu->def->offset;
+}
+
+static struct tu *tu_first(struct pev *ev)
+{
+	return list_first_entry_or_null(&ev->members, struct tu, member);
+}
+
+static struct tu_perf *tu_perf_of(const struct tu *tu)
+{
+	return tu->ev->data;
+}
+
+/* ---- Per-CPU record pages, while any uprobe event is enabled ---- */
+
+/**
+ * struct tu_page - where a hit builds its record
+ * @lock: serializes the hits that use @rec (a task may migrate while it
+ *	holds it), from building the record to the last copy of it
+ * @rec: one page
+ */
+struct tu_page {
+	struct mutex lock;	/* see above */
+	void *rec;
+};
+
+static struct tu_page __percpu *tu_pages;
+static unsigned int tu_pages_users;
+
+/* A record is cut to a page, and to what perf takes */
+#define TU_MAX_REC	min_t(unsigned int, PAGE_SIZE, \
+			      PERF_MAX_TRACE_SIZE - sizeof(u64))
+
+static void tu_pages_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		free_page((unsigned long)per_cpu_ptr(tu_pages, cpu)->rec);
+	free_percpu(tu_pages);
+	tu_pages = NULL;
+}
+
+static int tu_pages_get(void)
+{
+	struct tu_page *page;
+	int cpu;
+
+	lockdep_assert_held(&event_mutex);
+	if (tu_pages_users++)
+		return 0;
+	tu_pages = alloc_percpu(struct tu_page);
+	if (!tu_pages)
+		goto undo;
+	for_each_possible_cpu(cpu) {
+		page = per_cpu_ptr(tu_pages, cpu);
+		mutex_init(&page->lock);
+		page->rec = (void *)__get_free_page(GFP_KERNEL);
+		if (!page->rec) {
+			tu_pages_free();
+			goto undo;
+		}
+	}
+	return 0;
+undo:
+	tu_pages_users--;
+	return -ENOMEM;
+}
+
+static void tu_pages_put(void)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!--tu_pages_users)
+		tu_pages_free();
+}
+
+/* ---- The hit path ---- */
+
+/**
+ * struct tu_hit - one hit, shared by its trace and perf records
+ * @page: the page the record was built in, locked; NULL until built
+ * @size: bytes of the record
+ * @head: the record's header words: the ip, or function and return ip
+ * @base: where the probed file's offset 0 is mapped, for @+OFFS
+ */
+struct tu_hit {
+	struct tu_page *page;
+	unsigned int size;
+	unsigned long head[2];
+	unsigned long base;
+};
+
+static void tu_build(const struct tu *tu, struct pt_regs *regs,
+		     struct tu_hit *hit)
+{
+	const struct probe_prog *prog = tu->prog;
+	unsigned int size = prog->fixed_size;
+
+	if (hit->page)
+		return;
+	if (probe_prog_has_dyn(prog))
+		size += probe_prog_dyn_size(prog, regs, &hit->base);
+	hit->size = min(size, TU_MAX_REC);
+	hit->page = per_cpu_ptr(tu_pages, raw_smp_processor_id());
+	mutex_lock(&hit->page->lock);
+	probe_prog_store(prog, regs, &hit->base, hit->page->rec, hit->size);
+}
+
+static void tu_hit_done(struct tu_hit *hit)
+{
+	if (hit->page)
+		mutex_unlock(&hit->page->lock);
+}
+
+/* The header, then the arguments as built */
+static void tu_fill(const struct tu *tu, void *rec, const struct tu_hit *hit)
+{
+	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
+	unsigned int hdr = tu->prog->hdr_size;
+
+	head[0] = hit->head[0];
+	if (tu_is_return(tu))
+		head[1] = hit->head[1];
+	memcpy(rec + hdr, hit->page->rec + hdr, hit->size - hdr);
+}
+
+static void tu_trace(const struct tu *tu, struct pt_regs *regs,
+		     struct tu_hit *hit)
+{
+	struct trace_event_buffer fbuffer;
+	struct pev_link *link;
+	void *rec;
+
+	tu_build(tu, regs, hit);
+	rcu_read_lock();
+	pev_for_each_file(tu->ev, link) {
+		if (trace_trigger_soft_disabled(link->file))
+			continue;
+		rec = trace_event_buffer_reserve(&fbuffer, link->file,
+						 hit->size);
+		if (!rec)
+			continue;
+		tu_fill(tu, rec, hit);
+		trace_event_buffer_commit(&fbuffer);
+	}
+	rcu_read_unlock();
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* BPF programs attached through perf decide whether perf records it */
+static bool tu_run_bpf(struct trace_event_call *call, struct pt_regs *regs)
+{
+#ifdef CONFIG_BPF_EVENTS
+	if (bpf_prog_array_valid(call))
+		return bpf_prog_run_array_uprobe_rcu(&call->prog_array, regs,
+						     bpf_prog_run);
+#endif
+	return true;
+}
+
+static void tu_perf(const struct tu *tu, struct pt_regs *regs,
+		    struct tu_hit *hit)
+{
+	struct trace_event_call *call = &tu->ev->call;
+	struct hlist_head *head;
+	int size, rctx;
+	void *rec;
+
+	if (!tu_run_bpf(call, regs))
+		return;
+	tu_build(tu, regs, hit);
+	/* perf adds a u32 size in front; keep the whole u64 aligned */
+	size = ALIGN(hit->size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	preempt_disable();
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		goto out;
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		goto out;
+	tu_fill(tu, rec, hit);
+	memset(rec + hit->size, 0, size - hit->size);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+out:
+	preempt_enable();
+}
+
+static bool tu_perf_wants_mm(struct tu_perf *p, struct mm_struct *mm)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &p->events, hw.tp_list)
+		if (event->hw.target->mm == mm)
+			return true;
+	return false;
+}
+
+/* The consumer filter while perf has the event: does it want @mm? */
+static bool tu_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
+{
+	struct tu_perf *p = tu_perf_of(container_of(uc, struct tu, consumer));
+	bool ret;
+
+	if (READ_ONCE(p->nr_systemwide))
+		return true;
+	read_lock(&p->lock);
+	ret = tu_perf_wants_mm(p, mm);
+	read_unlock(&p->lock);
+	return ret;
+}
+#else
+static inline void tu_perf(const struct tu *tu, struct pt_regs *regs,
+			   struct tu_hit *hit)
+{
+}
+
+static inline bool tu_perf_filter(struct uprobe_consumer *uc,
+				  struct mm_struct *mm)
+{
+	return true;
+}
+#endif
+
+/* BPF's bpf_get_func_ip() finds the probed address there */
+static void tu_tell_bpf(struct tu *tu, struct uprobe_dispatch_data *udd,
+			unsigned long bp_addr)
+{
+	udd->tu = tu;
+	udd->bp_addr = bp_addr;
+	current->utask->vaddr = (unsigned long)udd;
+}
+
+/* A return probe records on the way out; its entry only counts and filters */
+static int tu_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct tu *tu = container_of(uc, struct tu, consumer);
+	unsigned long ip = instruction_pointer(regs);
+	struct tu_hit hit = { .head = { ip }, .base = ip - tu_offset(tu) };
+	unsigned int flags = READ_ONCE(tu->ev->flags);
+	struct uprobe_dispatch_data udd;
+	int ret = 0;
+
+	this_cpu_inc(*tu->nhits);
+	tu_tell_bpf(tu, &udd, ip);
+	if (unlikely(!tu_pages))
+		return 0;
+	if ((flags & PEV_F_TRACE) && !tu_is_return(tu))
+		tu_trace(tu, regs, &hit);
+	if (flags & PEV_F_PERF) {
+		if (!tu_perf_filter(uc, current->mm))
+			ret = UPROBE_HANDLER_REMOVE;
+		else if (!tu_is_return(tu))
+			tu_perf(tu, regs, &hit);
+	}
+	tu_hit_done(&hit);
+	return ret;
+}
+
+static int tu_exit(struct uprobe_consumer *uc, unsigned long func,
+		   struct pt_regs *regs)
+{
+	struct tu *tu = container_of(uc, struct tu, consumer);
+	struct tu_hit hit = {
+		.head = { func, instruction_pointer(regs) },
+		.base = func - tu_offset(tu),
+	};
+	unsigned int flags = READ_ONCE(tu->ev->flags);
+	struct uprobe_dispatch_data udd;
+
+	tu_tell_bpf(tu, &udd, func);
+	if (unlikely(!tu_pages))
+		return 0;
+	if (flags & PEV_F_TRACE)
+		tu_trace(tu, regs, &hit);
+	if (flags & PEV_F_PERF)
+		tu_perf(tu, regs, &hit);
+	tu_hit_done(&hit);
+	return 0;
+}
+
+/* ---- Arming: uprobes are registered while the event is enabled ---- */
+
+static int tu_uprobe_on(struct tu *tu, bool perf)
+{
+	struct uprobe *uprobe;
+
+	tu->consumer.filter = perf ? tu_perf_filter : NULL;
+	uprobe = uprobe_register(d_real_inode(tu->path.dentry), tu_offset(tu),
+				 tu->ref_ctr_offset, &tu->consumer);
+	if (IS_ERR(uprobe))
+		return PTR_ERR(uprobe);
+	tu->uprobe = uprobe;
+	return 0;
+}
+
+/* Returns whether a uprobe went, which then wants uprobe_unregister_sync() */
+static bool tu_uprobe_off(struct tu *tu)
+{
+	if (!tu->uprobe)
+		return false;
+	uprobe_unregister_nosync(tu->uprobe, &tu->consumer);
+	tu->uprobe = NULL;
+	return true;
+}
+
+static void tu_uprobes_off(struct pev *ev)
+{
+	bool sync = false;
+	struct tu *tu;
+
+	list_for_each_entry(tu, &ev->members, member)
+		sync |= tu_uprobe_off(tu);
+	if (sync)
+		uprobe_unregister_sync();
+}
+
+static void tu_disarm(struct pev *ev)
+{
+	tu_uprobes_off(ev);
+	tu_pages_put();
+}
+
+static int tu_arm(struct pev *ev)
+{
+	bool perf = READ_ONCE(ev->flags) & PEV_F_PERF;
+	struct tu *tu;
+	int ret;
+
+	ret = tu_pages_get();
+	if (ret)
+		return ret;
+	list_for_each_entry(tu, &ev->members, member) {
+		ret = tu_uprobe_on(tu, perf);
+		if (ret) {
+			tu_disarm(ev);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* "(0x%lx)", or "(0x%lx <- 0x%lx)": 6.12 prints uprobe ips as numbers */
+static void tu_show_place(struct pev *ev, struct trace_seq *s,
+			  const unsigned long *head)
+{
+	if (ev->head == PEV_HEAD_RET)
+		trace_seq_printf(s, "0x%lx <- 0x%lx", head[1], head[0]);
+	else
+		trace_seq_printf(s, "0x%lx", head[0]);
+}
+
+static const struct pev_ops tu_pev_ops = {
+	.arm = tu_arm,
+	.disarm = tu_disarm,
+	.show_place = tu_show_place,
+};
+
+/* ---- Perf: which processes get breakpoints ---- */
+
+#ifdef CONFIG_PERF_EVENTS
+/* Count @event in; true when the breakpoints already serve it */
+static bool tu_perf_add(struct tu_perf *p, struct perf_event *event)
+{
+	struct task_struct *task = event->hw.target;
+	bool served;
+
+	write_lock(&p->lock);
+	if (task) {
+		/* a child inherits the parent's; exec and mmap install them */
+		served = p->nr_systemwide || event->parent ||
+			 event->attr.enable_on_exec ||
+			 tu_perf_wants_mm(p, task->mm);
+		list_add(&event->hw.tp_list, &p->events);
+	} else {
+		served = p->nr_systemwide;
+		p->nr_systemwide++;
+	}
+	write_unlock(&p->lock);
+	return served;
+}
+
+/* Count @event out; true when the breakpoints are still wanted as they are */
+static bool tu_perf_del(struct tu_perf *p, struct perf_event *event)
+{
+	struct task_struct *task = event->hw.target;
+	bool wanted;
+
+	write_lock(&p->lock);
+	if (task) {
+		list_del(&event->hw.tp_list);
+		wanted = p->nr_systemwide || (task->flags & PF_EXITING) ||
+			 tu_perf_wants_mm(p, task->mm);
+	} else {
+		wanted = --p->nr_systemwide;
+	}
+	write_unlock(&p->lock);
+	return wanted;
+}
+
+static int tu_perf_apply(struct pev *ev, bool add)
+{
+	struct tu *tu;
+	int ret;
+
+	list_for_each_entry(tu, &ev->members, member) {
+		if (!tu->uprobe)
+			continue;
+		ret = uprobe_apply(tu->uprobe, &tu->consumer, add);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int tu_perf_close(struct pev *ev, struct perf_event *event)
+{
+	if (tu_perf_del(ev->data, event))
+		return 0;
+	return tu_perf_apply(ev, false);
+}
+
+static int tu_perf_open(struct pev *ev, struct perf_event *event)
+{
+	int ret;
+
+	if (tu_perf_add(ev->data, event))
+		return 0;
+	ret = tu_perf_apply(ev, true);
+	if (ret)
+		tu_perf_close(ev, event);
+	return ret;
+}
+#endif
+
+/*
+ * The event's &trace_event_class.reg: as pev_reg(), but ftrace and perf
+ * exclude each other (the consumer filter is perf's or nobody's), and perf
+ * opens and closes choose the processes.
+ */
+static int tu_reg(struct trace_event_call *call, enum trace_reg type,
+		  void *data)
+{
+	struct pev *ev = pev_from_call(call);
+	unsigned int flags = ev->flags;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		if (flags & PEV_F_PERF)
+			return -EINTR;
+		break;
+	case TRACE_REG_UNREGISTER:
+		pev_reg(call, type, data);
+		return 0;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		if (flags & PEV_F_TRACE)
+			return -EINTR;
+		break;
+	case TRACE_REG_PERF_OPEN:
+		return tu_perf_open(ev, data);
+	case TRACE_REG_PERF_CLOSE:
+		return tu_perf_close(ev, data);
+#endif
+	default:
+		break;
+	}
+	return pev_reg(call, type, data);
+}
+
+/* ---- Life cycle of a probe and its event ---- */
+
+static void tu_free(struct tu *tu)
+{
+	if (!tu)
+		return;
+	path_put(&tu->path);
+	free_percpu(tu->nhits);
+	probe_prog_free(tu->prog);
+	tpp_free(tu->def);
+	kfree(tu->filename);
+	kfree(tu);
+}
+
+/* A probe for @def, which it takes over with @path; not on any event */
+static struct tu *tu_alloc(struct tpp_def *def, struct path *path,
+			   const char *filename, unsigned long ref_ctr_offset)
+{
+	struct tu *tu = kzalloc(sizeof(*tu), GFP_KERNEL);
+
+	if (!tu) {
+		path_put(path);
+		tpp_free(def);
+		return ERR_PTR(-ENOMEM);
+	}
+	tu->def = def;
+	tu->path = *path;
+	tu->ref_ctr_offset = ref_ctr_offset;
+	INIT_LIST_HEAD(&tu->member);
+	dyn_event_init(&tu->devent, &tu_dyn_ops);
+	tu->consumer.handler = tu_entry;
+	if (def->is_return)
+		tu->consumer.ret_handler = tu_exit;
+	tu->filename = kstrdup(filename, GFP_KERNEL);
+	tu->nhits = alloc_percpu(unsigned long);
+	tu->prog = probe_prog_compile(def, pev_head_size(def->is_return ?
+				      PEV_HEAD_RET : PEV_HEAD_IP));
+	if (!tu->filename || !tu->nhits || IS_ERR(tu->prog)) {
+		int ret = IS_ERR(tu->prog) ? PTR_ERR(tu->prog) : -ENOMEM;
+
+		if (IS_ERR(tu->prog))
+			tu->prog = NULL;
+		tu_free(tu);
+		return ERR_PTR(ret);
+	}
+	return tu;
+}
+
+static void tu_link(struct tu *tu, struct pev *ev)
+{
+	tu->ev = ev;
+	list_add_tail(&tu->member, &ev->members);
+}
+
+/* Take @tu off its event; the last one out frees the event */
+static void tu_unlink(struct tu *tu)
+{
+	struct pev *ev = tu->ev;
+
+	list_del_init(&tu->member);
+	tu->ev = NULL;
+	if (ev && list_empty(&ev->members)) {
+		kfree(ev->data);
+		pev_free(ev);
+	}
+}
+
+/* A new event for @tu, not yet registered */
+static struct pev *tu_new_event(struct tu *tu)
+{
+	struct tu_perf *perf = kzalloc(sizeof(*perf), GFP_KERNEL);
+	struct pev *ev;
+
+	if (!perf)
+		return ERR_PTR(-ENOMEM);
+	rwlock_init(&perf->lock);
+	INIT_LIST_HEAD(&perf->events);
+	ev = pev_alloc(tu->def, tu_is_return(tu) ? PEV_HEAD_RET : PEV_HEAD_IP,
+		       &tu_pev_ops,
+		       TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY);
+	if (IS_ERR(ev)) {
+		kfree(perf);
+		return ev;
+	}
+	ev->data = perf;
+	ev->class.reg = tu_reg;
+	tu_link(tu, ev);
+	return ev;
+}
+
+/*
+ * Take @tu out, and its event with it when it is the last probe; -EBUSY,
+ * changing nothing, while that event is enabled or in use.  An appended
+ * probe may go while the event is enabled: its uprobe goes first.
+ */
+static int tu_unregister(struct tu *tu)
+{
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&tu->ev->members) && pev_unregister(tu->ev))
+		return -EBUSY;
+	if (tu_uprobe_off(tu))
+		uprobe_unregister_sync();
+	dyn_event_remove(&tu->devent);
+	tu_unlink(tu);
+	return 0;
+}
+
+static struct tu *tu_find(const char *group, const char *event)
+{
+	struct dyn_event *pos;
+	struct tu *tu;
+
+	for_each_dyn_event(pos) {
+		if (!is_tu(pos))
+			continue;
+		tu = to_tu(pos);
+		if (!strcmp(pev_name(tu->ev), event) &&
+		    !strcmp(pev_group(tu->ev), group))
+			return tu;
+	}
+	return NULL;
+}
+
+static bool tu_same_place(const struct tu *a, const struct tu *b)
+{
+	return d_real_inode(a->path.dentry) == d_real_inode(b->path.dentry) &&
+	       tu_offset(a) == tu_offset(b);
+}
+
+/* The uprobes core takes one USDT semaphore per probed place */
+static bool tu_ref_ctr_clash(const struct tu *tu)
+{
+	struct dyn_event *pos;
+	struct tu *other;
+
+	for_each_dyn_event(pos) {
+		if (!is_tu(pos))
+			continue;
+		other = to_tu(pos);
+		if (tu_same_place(tu, other) &&
+		    tu->ref_ctr_offset != other->ref_ctr_offset)
+			return true;
+	}
+	return false;
+}
+
+/* Appended probes are not armed before the event is enabled again */
+static int tu_append(struct tu *tu, struct pev *ev, struct tpp_error *err)
+{
+	struct tu *old;
+	int ret;
+
+	ret = tpp_check_append(tu_first(ev)->def, tu->def, err);
+	if (ret)
+		return ret;
+	list_for_each_entry(old, &ev->members, member)
+		if (tu_same_place(old, tu) && tpp_same_probe(old->def, tu->def))
+			return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
+	tu_link(tu, ev);
+	dyn_event_add(&tu->devent, &ev->call);
+	return 0;
+}
+
+static int tu_add_event(struct tu *tu, struct tpp_error *err)
+{
+	struct pev *ev;
+	int ret;
+
+	if (pev_find(tu->def->group, tu->def->event))
+		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
+	ev = tu_new_event(tu);
+	if (IS_ERR(ev))
+		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
+	ret = pev_register(ev);
+	if (!ret) {
+		dyn_event_add(&tu->devent, &ev->call);
+		return 0;
+	}
+	tu_unlink(tu);
+	if (ret == -EEXIST)
+		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
+	pr_warn("Failed to register probe event(%d)\n", ret);
+	return tpp_error_set(err, TPP_E_NONE, 0, ret);
+}
+
+/* Put @tu on its event, new or existing; 0 or an error in @err */
+static int tu_register(struct tu *tu, struct tpp_error *err)
+{
+	struct tu *old;
+	int ret;
+
+	mutex_lock(&event_mutex);
+	if (tu_ref_ctr_clash(tu)) {
+		pr_warn("Reference counter offset mismatch.");
+		ret = tpp_error_set(err, TPP_E_NONE, 0, -EINVAL);
+	} else {
+		old = tu_find(tu->def->group, tu->def->event);
+		ret = old ? tu_append(tu, old->ev, err) :
+			    tu_add_event(tu, err);
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* ---- Parsing the head: "p|r[:NAME] PATH:OFFSET[%return][(REF)]" ---- */
+
+/**
+ * struct tu_head - what the first two words of a definition say
+ * @is_return: 'r', or "%return"
+ * @name: group and event spans, when word 0 is "p:..." or "r:..."
+ * @w1: offset of the place word
+ * @w1_end: its end
+ * @colon: offset of the ':' before OFFSET (the last one in the word)
+ * @offset: the file offset
+ * @ref_ctr_offset: the semaphore's file offset, or 0
+ * @nr_args: argument words
+ */
+struct tu_head {
+	bool is_return;
+	struct tpp_name name;
+	unsigned int w1;
+	unsigned int w1_end;
+	unsigned int colon;
+	unsigned long offset;
+	unsigned long ref_ctr_offset;
+	unsigned int nr_args;
+};
+
+static unsigned int tu_word_len(const char *s)
+{
+	const char *sp = strchr(s, ' ');
+
+	return sp ? sp - s : strlen(s);
+}
+
+/* kstrtoul() of cmd[@start, @end); an error points at @start */
+static int tu_number(const char *cmd, unsigned int start, unsigned int end,
+		     unsigned long *val, int id, struct tpp_error *err)
+{
+	char *num = kmemdup_nul(cmd + start, end - start, GFP_KERNEL);
+	int ret;
+
+	if (!num)
+		return -ENOMEM;
+	ret = kstrtoul(num, 0, val);
+	kfree(num);
+	return ret ? tpp_error_set(err, id, start, ret) : 0;
+}
+
+/* "(REF)" at the end of the place word; returns where OFFSET ends */
+static int tu_parse_ref_ctr(const char *cmd, struct tu_head *h,
+			    unsigned int *end, struct tpp_error *err)
+{
+	const char *open = memchr(cmd + h->colon, '(', h->w1_end - h->colon);
+	const char *close;
+
+	*end = h->w1_end;
+	if (!open)
+		return 0;
+	close = memchr(open, ')', cmd + h->w1_end - open);
+	if (!close)
+		return tpp_error_set(err, TPP_E_REFCTR_OPEN, h->w1_end,
+				     -EINVAL);
+	if (close + 1 != cmd + h->w1_end)
+		return tpp_error_set(err, TPP_E_REFCTR_SUFFIX, close + 1 - cmd,
+				     -EINVAL);
+	*end = open - cmd;
+	return tu_number(cmd, open + 1 - cmd, close - cmd, &h->ref_ctr_offset,
+			 TPP_E_REFCTR, err);
+}
+
+/* "OFFSET[%return][(REF)]" after the last ':' */
+static int tu_parse_offset(const char *cmd, struct tu_head *h,
+			   struct tpp_error *err)
+{
+	unsigned int start = h->colon + 1, end;
+	const char *pct;
+	int ret;
+
+	ret = tu_parse_ref_ctr(cmd, h, &end, err);
+	if (ret)
+		return ret;
+	pct = memchr(cmd + start, '%', end - start);
+	if (pct) {
+		if (cmd + end - pct != strlen("%return") ||
+		    strncmp(pct, "%return", strlen("%return")))
+			return tpp_error_set(err, TPP_E_PLACE_SUFFIX,
+					     pct - cmd, -EINVAL);
+		h->is_return = true;
+		end = pct - cmd;
+	}
+	return tu_number(cmd, start, end, &h->offset, TPP_E_UPROBE_OFFS, err);
+}
+
+/* The probed file must exist and be a regular file; @path is then held */
+static int tu_lookup_file(const char *cmd, const struct tu_head *h,
+			  struct path *path, struct tpp_error *err)
+{
+	char *name = kmemdup_nul(cmd + h->w1, h->colon - h->w1, GFP_KERNEL);
+	int ret;
+
+	if (!name)
+		return -ENOMEM;
+	ret = kern_path(name, LOOKUP_FOLLOW, path);
+	kfree(name);
+	if (ret)
+		return tpp_error_set(err, TPP_E_NO_FILE, h->w1, ret);
+	if (!d_is_reg(path->dentry)) {
+		path_put(path);
+		return tpp_error_set(err, TPP_E_NOT_REGULAR, h->w1, -EINVAL);
+	}
+	return 0;
+}
+
+/*
+ * Whether the command is a uprobe at all (-ECANCELED if not), then, in
+ * 6.12's order: too many arguments, the file, OFFSET, the name.  The
+ * probed file is held in @path on success.
+ */
+static int tu_parse_head(const char *cmd, struct tu_head *h,
+			 struct path *path, struct tpp_error *err)
+{
+	unsigned int len = tu_word_len(cmd);
+	const char *w, *colon;
+	int ret;
+
+	if ((cmd[0] != 'p' && cmd[0] != 'r') || !cmd[len])
+		return -ECANCELED;
+	h->is_return = cmd[0] == 'r';
+	h->w1 = len + 1;
+	h->w1_end = h->w1 + tu_word_len(cmd + h->w1);
+	for (w = cmd + h->w1_end; *w == ' '; w += tu_word_len(w))
+		w++, h->nr_args++;
+	if (h->nr_args > TPP_MAX_ARGS)
+		return -E2BIG;
+	w = cmd + h->w1;
+	colon = w;
+	while (memchr(colon, ':', cmd + h->w1_end - colon))
+		colon = (const char *)memchr(colon, ':',
+					     cmd + h->w1_end - colon) + 1;
+	if (!memchr(w, '/', h->w1_end - h->w1) || colon == w ||
+	    !isdigit(*colon))
+		return -ECANCELED;
+	h->colon = colon - 1 - cmd;
+	ret = tu_lookup_file(cmd, h, path, err);
+	if (ret)
+		return ret;
+	ret = tu_parse_offset(cmd, h, err);
+	if (!ret && cmd[1] == ':')
+		ret = tpp_parse_event_name(cmd, 2, len - 2, &h->name, err);
+	if (ret)
+		path_put(path);
+	return ret;
+}
+
+/* "p_FILE_0xOFFSET", FILE the file's base name up to a '.', '-' or '_' */
+static char *tu_auto_event(const char *filename, unsigned long offset)
+{
+	const char *base = kbasename(filename);
+	char buf[TPP_MAX_EVENT_NAME_LEN];
+
+	snprintf(buf, sizeof(buf), "p_%.*s_0x%lx", (int)strcspn(base, ".-_"),
+		 base, offset);
+	return kstrdup(buf, GFP_KERNEL);
+}
+
+/* Fill in what tpp_parse_args() leaves to us: kind, names, place */
+static int tu_fill_def(struct tpp_def *def, const char *cmd,
+		       const struct tu_head *h, const char *filename)
+{
+	const struct tpp_name *n = &h->name;
+
+	def->kind = h->is_return ? 'r' : 'p';
+	def->is_return = h->is_return;
+	def->offset = h->offset;
+	def->place_pos = h->w1;
+	if (n->group_len)
+		def->group = kmemdup_nul(cmd + n->group, n->group_len,
+					 GFP_KERNEL);
+	else
+		def->group = kstrdup(TU_GROUP, GFP_KERNEL);
+	if (n->event_len)
+		def->event = kmemdup_nul(cmd + n->event, n->event_len,
+					 GFP_KERNEL);
+	else
+		def->event = tu_auto_event(filename, h->offset);
+	return def->group && def->event ? 0 : -ENOMEM;
+}
+
+/* The arguments, parsed as a uprobe's */
+static struct tpp_def *tu_parse_args(const char *cmd, const struct tu_head *h,
+				     const char *filename,
+				     struct tpp_error *err)
+{
+	unsigned int flags = TPP_USER | (h->is_return ? TPP_RETURN : 0);
+	struct probe_kenv ke;
+	struct tpp_def *def;
+
+	probe_kenv_init(&ke);
+	ke.env.btf = NULL;
+	def = tpp_parse_args(cmd, 2, flags, NULL, &ke.env, err);
+	probe_kenv_destroy(&ke);
+	if (!IS_ERR(def) && tu_fill_def(def, cmd, h, filename)) {
+		tpp_free(def);
+		def = ERR_PTR(tpp_error_set(err, TPP_E_NONE, 0, -ENOMEM));
+	}
+	return def;
+}
+
+static int tu_create(const char *cmd, struct tpp_error *err)
+{
+	struct tu_head h = { 0 };
+	struct tpp_def *def;
+	struct path path;
+	char *filename;
+	struct tu *tu;
+	int ret;
+
+	ret = tu_parse_head(cmd, &h, &path, err);
+	if (ret)
+		return ret;
+	filename = kmemdup_nul(cmd + h.w1, h.colon - h.w1, GFP_KERNEL);
+	def = filename ? tu_parse_args(cmd, &h, filename, err) :
+			 ERR_PTR(-ENOMEM);
+	if (IS_ERR(def)) {
+		path_put(&path);
+		kfree(filename);
+		return PTR_ERR(def);
+	}
+	tu = tu_alloc(def, &path, filename, h.ref_ctr_offset);
+	kfree(filename);
+	if (IS_ERR(tu))
+		return PTR_ERR(tu);
+	ret = tu_register(tu, err);
+	if (ret)
+		tu_free(tu);
+	return ret;
+}
+
+/* Create the probe defined by @raw; -ECANCELED when it is not ours */
+static int tu_dyn_create(const char *raw)
+{
+	struct tpp_error err = { .id = TPP_E_NONE };
+	char *cmd;
+	int ret;
+
+	cmd = pev_join_words(raw);
+	if (!cmd)
+		return -ENOMEM;
+	if (!cmd[0]) {
+		/* a blank line defines nothing and is no error */
+		kfree(cmd);
+		return 0;
+	}
+	ret = tu_create(cmd, &err);
+	if (ret && ret != -ECANCELED)
+		pev_log_err(TU_LOG, cmd, &err);
+	kfree(cmd);
+	return ret;
+}
+
+/* ---- dyn_event operations and the uprobe_events files ---- */
+
+/* "PATH:0x%016lx", then "(0x%lx)" with a semaphore */
+static char *tu_place(const struct tu *tu)
+{
+	if (tu->ref_ctr_offset)
+		return kasprintf(GFP_KERNEL, "%s:0x%0*lx(0x%lx)", tu->filename,
+				 (int)(sizeof(void *) * 2), tu_offset(tu),
+				 tu->ref_ctr_offset);
+	return kasprintf(GFP_KERNEL, "%s:0x%0*lx", tu->filename,
+			 (int)(sizeof(void *) * 2), tu_offset(tu));
+}
+
+static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct tu *tu = to_tu(ev);
+	char *place = tu_place(tu);
+
+	if (!place)
+		return -ENOMEM;
+	seq_printf(m, "%c:%s/%s %s", tu_is_return(tu) ? 'r' : 'p',
+		   pev_group(tu->ev), pev_name(tu->ev), place);
+	pev_show_args(m, tu->def);
+	seq_putc(m, '\n');
+	kfree(place);
+	return 0;
+}
+
+static bool tu_dyn_busy(struct dyn_event *ev)
+{
+	return pev_enabled(to_tu(ev)->ev);
+}
+
+static int tu_dyn_free(struct dyn_event *ev)
+{
+	struct tu *tu = to_tu(ev);
+	int ret = tu_unregister(tu);
+
+	if (!ret)
+		tu_free(tu);
+	return ret;
+}
+
+/* "-:[GRP/]EVENT [PLACE [ARG...]]", PLACE as the listing shows it */
+static bool tu_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *ev)
+{
+	struct tu *tu = to_tu(ev);
+	char *place;
+	bool same;
+
+	if (!pev_match_name(tu->ev, system, event))
+		return false;
+	if (!argc)
+		return true;
+	place = tu_place(tu);
+	same = place && !strcmp(place, argv[0]);
+	kfree(place);
+	return same && pev_match_args(tu->def, argc - 1, argv + 1);
+}
+
+static struct dyn_event_operations tu_dyn_ops = {
+	.match = tu_dyn_match,
+	.is_busy = tu_dyn_busy,
+	.show = tu_dyn_show,
+	.free = tu_dyn_free,
+	.create = tu_dyn_create,
+};
+
+static int tu_profile_line(struct seq_file *m, struct dyn_event *ev)
+{
+	struct tu *tu = to_tu(ev);
+	unsigned long hits = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hits += *per_cpu_ptr(tu->nhits, cpu);
+	seq_printf(m, "  %s %-44s %15lu\n", tu->filename, pev_name(tu->ev),
+		   hits);
+	return 0;
+}
+
+/* uprobe_events takes uprobes only: there is nothing to try next */
+static int tu_command(const char *raw)
+{
+	return pev_command(raw, &tu_dyn_ops);
+}
+
+static const struct pev_list tu_events_list = {
+	.ops = &tu_dyn_ops,
+	.line = tu_dyn_show,
+	.command = tu_command,
+};
+
+static const struct pev_list tu_profile_list = {
+	.ops = &tu_dyn_ops,
+	.line = tu_profile_line,
+};
+
+/* ---- perf's uprobe PMU and BPF ---- */
+
+#ifdef CONFIG_PERF_EVENTS
+/**
+ * bpf_get_uprobe_info - what a perf event on a uprobe event probes
+ * @event: the perf event
+ * @fd_type: set to BPF_FD_TYPE_UPROBE or BPF_FD_TYPE_URETPROBE
+ * @filename: set to the probed file as written
+ * @probe_offset: set to the file offset
+ * @probe_addr: set to 0
+ * @perf_type_tracepoint: @event was opened on the event's id (look the
+ *	event up by name), not through the uprobe PMU
+ *
+ * Return: 0, or -EINVAL when @event is on no uprobe event.
+ */
+int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
+			const char **filename, u64 *probe_offset,
+			u64 *probe_addr, bool perf_type_tracepoint)
+{
+	struct trace_event_call *call = event->tp_event;
+	struct tu *tu;
+
+	if (perf_type_tracepoint)
+		tu = tu_find(call->class->system, trace_event_name(call));
+	else
+		tu = tu_first(pev_from_call(call));
+	if (!tu)
+		return -EINVAL;
+	*fd_type = tu_is_return(tu) ? BPF_FD_TYPE_URETPROBE :
+				      BPF_FD_TYPE_UPROBE;
+	*filename = tu->filename;
+	*probe_offset = tu_offset(tu);
+	*probe_addr = 0;
+	return 0;
+}
+
+/* What perf asks for: no arguments, group "uprobes" */
+static struct tpp_def *tu_local_def(unsigned long offs, bool is_return)
+{
+	struct tpp_def *def = kzalloc(sizeof(*def), GFP_KERNEL);
+
+	if (!def)
+		return NULL;
+	def->kind = is_return ? 'r' : 'p';
+	def->is_return = is_return;
+	def->offset = offs;
+	def->flags = TPP_USER;
+	def->group = kstrdup(TU_GROUP, GFP_KERNEL);
+	def->event = kstrdup("DUMMY_EVENT", GFP_KERNEL);
+	if (!def->group || !def->event) {
+		tpp_free(def);
+		return NULL;
+	}
+	return def;
+}
+
+/**
+ * create_local_trace_uprobe - a uprobe event for one perf event only
+ * @name: the probed file
+ * @offs: the file offset
+ * @ref_ctr_offset: the USDT semaphore's file offset, or 0
+ * @is_return: a uretprobe
+ *
+ * The event is not listed anywhere and has no arguments.  Called with
+ * event_mutex held.
+ *
+ * Return: its call, or an ERR_PTR().
+ */
+struct trace_event_call *
+create_local_trace_uprobe(char *name, unsigned long offs,
+			  unsigned long ref_ctr_offset, bool is_return)
+{
+	struct tpp_def *def;
+	struct path path;
+	struct pev *ev;
+	struct tu *tu;
+	int ret;
+
+	ret = kern_path(name, LOOKUP_FOLLOW, &path);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!d_is_reg(path.dentry)) {
+		path_put(&path);
+		return ERR_PTR(-EINVAL);
+	}
+	def = tu_local_def(offs, is_return);
+	if (!def) {
+		path_put(&path);
+		return ERR_PTR(-ENOMEM);
+	}
+	tu = tu_alloc(def, &path, name, ref_ctr_offset);
+	if (IS_ERR(tu))
+		return ERR_CAST(tu);
+	ev = tu_new_event(tu);
+	if (IS_ERR(ev)) {
+		tu_free(tu);
+		return ERR_CAST(ev);
+	}
+	return &ev->call;
+}
+
+/**
+ * destroy_local_trace_uprobe - release what create_local_trace_uprobe() made
+ * @call: its call, no longer enabled
+ */
+void destroy_local_trace_uprobe(struct trace_event_call *call)
+{
+	struct tu *tu = tu_first(pev_from_call(call));
+
+	if (!tu || WARN_ON_ONCE(pev_enabled(tu->ev)))
+		return;
+	tu_unlink(tu);
+	tu_free(tu);
+}
+#endif /* CONFIG_PERF_EVENTS */
+
+/* ---- Start-up ---- */
+
+static __init int tu_init(void)
+{
+	int ret = dyn_event_register(&tu_dyn_ops);
+
+	if (ret || tracing_init_dentry())
+		return ret;
+	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL,
+			  (void *)&tu_events_list, &pev_list_fops);
+	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL,
+			  (void *)&tu_profile_list, &pev_list_fops);
+	return 0;
+}
+fs_initcall(tu_init);
