@@ -749,7 +749,7 @@ static void fail_allocs(const struct fuzz_call *c, unsigned int seed)
 	kshim_allocs = 0;
 	def = parse(c, &err);
 	total = kshim_allocs;
-	if (!IS_ERR(def) && kprobe_can_compile(def)) {
+	if (!IS_ERR(def)) {
 		kshim_fail_countdown = 1;
 		prog = probe_prog_compile(def, 16);
 		FUZZ_CHECK(PTR_ERR(prog) == -ENOMEM);

@@ -175,12 +175,16 @@ static nokprobe_inline long pfa_fstrncpy(char *dst, unsigned long addr,
 	return ret + 1;
 }
 
-/* Size of the user string at @addr with its NUL; 0 on a fault or past @max */
+/*
+ * Size of the user string at @addr with its NUL, at most @max (a longer
+ * one is cut); 0 on a fault.  6.12's uprobes size a longer one 0 and then
+ * store it in the room the next strings were sized for.
+ */
 static nokprobe_inline long pfa_fstrsize(unsigned long addr, long max)
 {
 	long len = strnlen_user((const char __user *)addr, max);
 
-	return len > max ? 0 : len;
+	return len > max ? max : len;
 }
 
 /* "sym+0xoff/0xsize [mod]", as %pS prints it; returns its length */
