@@ -12,6 +12,7 @@ KERNEL=upstream, row by row.
 """
 
 import argparse
+import difflib
 import glob
 import os
 import re
@@ -22,7 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
-from . import check, deps, initramfs, kbuild, paths, qemu
+from . import check, console, deps, initramfs, kbuild, paths, qemu
 from .util import log, run
 
 CLIENTS = os.path.join(paths.HARNESS, "clients")
@@ -260,6 +261,27 @@ def archive(arch):
     return out
 
 
+_MASK = [(re.compile(r"0x[0-9a-f]+|\b[0-9a-f]{8,}\b"), "H"),
+         (re.compile(r"[0-9]+"), "N"), (re.compile(r"\s+"), " ")]
+
+
+def _output(lines, row):
+    """A row's user-space output with numbers and addresses masked, for
+    comparing kernels (trace lines of busy rows vary: left out)."""
+    out, inside = [], False
+    for line in lines:
+        if f"@@KPT-TEST-BEGIN {row}" in line:
+            inside = True
+        elif "@@KPT-" in line:
+            inside = False
+        elif inside and not console._KLINE.match(line) and \
+                not re.search(r"^\s*\S+-\d+\s+\[\d+\]", line):
+            for rx, rep in _MASK:
+                line = rx.sub(rep, line)
+            out.append(line.strip())
+    return out
+
+
 def _rowtable(res):
     """{row: (result, reason, seconds)} from one boot's console."""
     rows, reasons, times = {}, {}, {}
@@ -273,7 +295,8 @@ def _rowtable(res):
         m = _TIME.search(line)
         if m:
             times[m.group(1)] = int(m.group(2))
-    out = {k: [v, reasons.get(k, ""), times.get(k)] for k, v in rows.items()}
+    out = {k: [v, reasons.get(k, ""), _output(res.lines, k)]
+           for k, v in rows.items()}
     for s in res.splats:
         key = s.test or "(boot)"
         cell = out.setdefault(key, ["FAIL", "", None])
@@ -305,7 +328,7 @@ def _boot(h, b, base, clients, label, rows, timeout, append=""):
 
 def run_kernel(h, b, base, clients, rows, boots):
     """All rows on one kernel: one boot for the plain rows, then BOOTS
-    boots per boot-* row.  {row: [result, reason, seconds]}."""
+    boots per boot-* row.  {row: [result, reason, masked output]}."""
     plain = [r for r in rows if r not in BOOT_ROWS]
     table = {}
     if plain:
@@ -315,23 +338,41 @@ def run_kernel(h, b, base, clients, rows, boots):
     for row in rows:
         if row not in BOOT_ROWS:
             continue
-        passed, why, secs = 0, "", 0
+        passed, why, output = 0, "", None
         for n in range(1, boots + 1):
             t, _ = _boot(h, b, base, clients, f"clients-{row}-{n}", [row],
                          180 + ROW_TIMEOUT, append=BOOT_ROWS[row])
-            res, reason, s = t[row]
-            secs += s or 0
+            res, reason, output = t[row]
             if res == "PASS":
                 passed += 1
             elif not why:
                 why = f"boot {n}: {res} {reason}".strip()
         result = "PASS" if passed == boots else "FAIL"
         table[row] = [result, f"{passed}/{boots} boots" +
-                      (f"; {why}" if why else ""), secs]
+                      (f"; {why}" if why else ""), output]
         for k, v in t.items():      # splats outside the row
             if k not in table:
                 table[k] = v
     return table
+
+
+def versions(arch):
+    """The Debian versions of the clients that went into the archive."""
+    names = ("linux-perf", "trace-cmd", "bpftool", "libbpf1", "libtracefs1",
+             "libtraceevent1", "perf-tools-unstable", "bash-static")
+    if native(arch):
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Package} "
+                              "${Version}\n", *names], capture_output=True,
+                             text=True).stdout.split("\n")
+        return [ln for ln in out if ln]
+    debs = glob.glob(os.path.join(paths.root(), f"apt-{arch.deb_arch}",
+                                  "deb", "*.deb"))
+    found = []
+    for d in sorted(debs):
+        pkg, ver = os.path.basename(d).split("_")[:2]
+        if pkg in names:
+            found.append(f"{pkg} {ver.replace('%3a', ':')}")
+    return found
 
 
 def all_rows():
@@ -342,7 +383,7 @@ def all_rows():
 def format_table(archname, kernels, tables, seconds, rows=None):
     rows = rows or all_rows()
     extra = sorted({k for t in tables.values() for k in t} - set(rows))
-    w = max(len(r) for r in rows + extra)
+    w = max(len(r) for r in rows + extra + [f"row ({archname})"])
     head = f"{'row (' + archname + ')':{w}}  " + "  ".join(
         f"{k:10}" for k in kernels)
     lines = [head, "-" * len(head)]
@@ -366,10 +407,26 @@ def format_table(archname, kernels, tables, seconds, rows=None):
                     tables["ours"].get(row, ["-"])[0] != "PASS"):
                 notes.append(f"  DIFFERENCE {row}: upstream passes, "
                              "ours does not")
+    if len(kernels) == 2:
+        a, b = kernels
+        ndiff = len(notes)
+        for row in rows + extra:
+            oa = tables[a].get(row, [None, None, None])[2]
+            ob = tables[b].get(row, [None, None, None])[2]
+            if oa is None or ob is None:
+                continue
+            n = sum(1 for _ in difflib.unified_diff(oa, ob, n=0)
+                    if _[:1] in "+-" and _[:3] not in ("+++", "---"))
+            if n:
+                notes.append(f"  {row}: {n} output lines differ between "
+                             f"{a} and {b} (numbers masked)")
+        if len(notes) == ndiff:
+            notes.append(f"  output of {a} and {b}, numbers and addresses "
+                         "masked: identical in every row")
     if notes:
         lines += ["notes:"] + notes
-    lines.append("guest time: " + ", ".join(f"{k} {seconds[k]:.0f}s"
-                                            for k in kernels))
+    lines.append("wall time per kernel: " + ", ".join(
+        f"{k} {seconds[k]:.0f}s" for k in kernels))
     return lines, counts
 
 
@@ -429,6 +486,7 @@ def main(argv=None):
             tables = {k: f.result() for k, f in futs.items()}
         lines, counts = format_table(archname, kernels, tables, seconds,
                                      rows)
+        lines.append("clients: " + ", ".join(versions(a)))
         lines.append(f"total {time.monotonic() - t0:.0f}s "
                      f"(builds, archive and boots), "
                      f"{time.strftime('%Y-%m-%d')}")

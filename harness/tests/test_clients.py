@@ -37,8 +37,9 @@ class Rows(unittest.TestCase):
     def setUp(self):
         self.t = clients._rowtable(console.parse(LOG))
 
-    def test_pass_with_time(self):
-        self.assertEqual(self.t["01-pmu-raw"], ["PASS", "", 3])
+    def test_pass_with_masked_output(self):
+        self.assertEqual(self.t["01-pmu-raw"][:2], ["PASS", ""])
+        self.assertEqual(self.t["01-pmu-raw"][2], ["+ /kpt/clients/bin/pmu_kprobe vfs_read", "count=N"])
 
     def test_fail_keeps_reason(self):
         self.assertEqual(self.t["02-perf-probe"][0], "FAIL")
@@ -56,8 +57,9 @@ class Rows(unittest.TestCase):
 
 class Table(unittest.TestCase):
     def test_counts_and_differences(self):
-        up = {r: ["PASS", "", 1] for r in clients.all_rows()}
-        ours = dict(up, **{"02-perf-probe": ["FAIL", "boom", 2]})
+        up = {r: ["PASS", "", ["count=N"]] for r in clients.all_rows()}
+        ours = dict(up, **{"02-perf-probe": ["FAIL", "boom", ["x"]],
+                           "01-pmu-raw": ["PASS", "", ["count=N", "y"]]})
         lines, counts = clients.format_table(
             "x86_64", ["ours", "upstream"],
             {"ours": ours, "upstream": up}, {"ours": 10, "upstream": 11})
@@ -67,6 +69,9 @@ class Table(unittest.TestCase):
         text = "\n".join(lines)
         self.assertIn("DIFFERENCE 02-perf-probe: upstream passes", text)
         self.assertIn("02-perf-probe on ours: FAIL: boom", text)
+        self.assertIn("01-pmu-raw: 1 output lines differ", text)
+        self.assertIn("02-perf-probe: 2 output lines differ", text)
+        self.assertNotIn("04-trace-cmd: ", text)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ rc_is 0
 run trace-cmd report -i /tmp/t.dat
 rc_is 0
 # Decoded with the format's print fmt "(%lx) dfd=0x%Lx path=\"%s\"".
-has 'tcprobe: +\(ffffffff[0-9a-f]+\) dfd=0x[0-9a-f]+ path="/etc/passwd"'
+has 'tcprobe: +\(ffff[0-9a-f]+\) dfd=0x[0-9a-f]+ path="/etc/passwd"'
 
 run trace-cmd check-events
 rc_is 0
