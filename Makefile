@@ -10,6 +10,7 @@
 KTEST := harness/ktest
 export ARCH KERNEL TESTS SCRIPT DEBUG TIMEOUT APPEND V KPT_ROOT
 export SUITE ITERS ROUNDS CASES LONG SCALE_COUNTS BULK_COUNTS BULK_ROUNDS
+export BULK_ICOUNT
 
 .PHONY: all help deps build run demo exec check check-harness baseline
 

@@ -50,6 +50,9 @@ class Params:
         self.bulk = env.get("BULK_COUNTS") or \
             ("10,100,1000,10000" if long_mode else "10,100,1000")
         self.bulk_rounds = int(env.get("BULK_ROUNDS") or 2)
+        # Bulk in guest time under icount: grace periods and ticks count
+        # as guest time, host noise does not; one boot each suffices.
+        self.bulk_icount = env.get("BULK_ICOUNT", "0") not in ("", "0")
         self.smoke = smoke
         if smoke:
             self.suites = ["hit", "floor", "scale", "bulk"]
@@ -273,7 +276,7 @@ def _diff(by, a, b, div):
     return None
 
 
-def bulk_table(recs):
+def bulk_table(recs, icount=False):
     """Medians over rounds of each phase, from {kernel: [records...]}."""
     cells = {}
     for kernel, rr in recs.items():
@@ -284,7 +287,8 @@ def bulk_table(recs):
                 key = (mode, int(f["n"]), phase)
                 cells.setdefault(key, {}).setdefault(kernel, []).append(
                     float(f[phase]))
-    out = ["bulk, wall-clock ms (TCG, no icount), median of "
+    out = ["bulk, guest ms under icount (deterministic), one boot each"
+           if icount else "bulk, wall-clock ms (TCG, no icount), median of "
            "interleaved boots", _head("mode n phase")]
     for key in sorted(cells, key=lambda k: (k[1], k[0] != "line",
                                             ("add", "enable", "disable",
@@ -325,7 +329,7 @@ def save(path, arch, new):
             old = f.read()
     secs = _sections(old)
     secs.update(new)
-    order = ["icount", "bulk"]
+    order = ["icount", "bulk", "bulk-icount", "scale-long"]
     with open(path, "w") as f:
         f.write(f"# make bench ARCH={arch}: upstream vs ours, same config "
                 "(harness/bench/kbench.c).\n# ratio = ours / upstream; "
@@ -375,15 +379,22 @@ def run_bulk(h, prepared, p, arch):
     if "bulk" not in p.suites:
         return None
     recs = {k: [] for k in KERNELS}
-    for r in range(p.bulk_rounds):
+    rounds = 1 if p.bulk_icount else p.bulk_rounds
+    for r in range(rounds):
         for k in KERNELS:
             recs[k] += boot(h, prepared[k], p, ["bulk"], f"bulk{r + 1}",
-                            icount=False, timeout=3600)
+                            icount=p.bulk_icount, timeout=3600)
     builds = {k: prepared[k][0] for k in KERNELS}
-    return [f"== bulk == BULK_COUNTS={p.bulk} BULK_ROUNDS={p.bulk_rounds}, "
-            "kprobe events p:kbb/fN on distinct functions",
-            *_stamp(builds, "TCG thread=single, -smp 2, tsc=reliable"), "",
-            *bulk_table(recs)]
+    how = ("-icount shift=0,sleep=off (guest time)" if p.bulk_icount
+           else "TCG thread=single, tsc=reliable (wall clock)")
+    return [f"== {bulk_section(p)} == BULK_COUNTS={p.bulk} "
+            f"rounds={rounds}, kprobe events p:kbb/fN on distinct functions",
+            *_stamp(builds, f"{how}, -smp 2"), "",
+            *bulk_table(recs, p.bulk_icount)]
+
+
+def bulk_section(p):
+    return "bulk-icount" if p.bulk_icount else "bulk"
 
 
 def main(h, args):
@@ -394,7 +405,8 @@ def main(h, args):
         t0 = time.monotonic()
         prepared = {k: h.prepare(args, name, k) for k in KERNELS}
         new = {}
-        for sec, fn in (("icount", run_icount), ("bulk", run_bulk)):
+        for sec, fn in (("icount", run_icount),
+                        (bulk_section(p), run_bulk)):
             lines = fn(h, prepared, p, name)
             if lines:
                 new[sec] = lines
