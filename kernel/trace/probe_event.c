@@ -408,6 +408,34 @@ int pev_register_error(unsigned int place_pos, int ret,
 }
 
 /**
+ * pev_dyn_create - the dyn_event create of a probe type
+ * @raw: the definition as written
+ * @loc: where error_log says the error comes from, e.g. "trace_uprobe"
+ * @create: creates the probe from the command's words joined by single
+ *	spaces; returns 0, -ECANCELED for a command of another type, or a
+ *	negative errno with the error in its last argument
+ *
+ * A blank line defines nothing and is no error.
+ *
+ * Return: what @create returned, or -ENOMEM.
+ */
+int pev_dyn_create(const char *raw, const char *loc,
+		   int (*create)(const char *cmd, struct tpp_error *err))
+{
+	struct tpp_error err = { .id = TPP_E_NONE };
+	char *cmd = pev_join_words(raw);
+	int ret;
+
+	if (!cmd)
+		return -ENOMEM;
+	ret = cmd[0] ? create(cmd, &err) : 0;
+	if (ret && ret != -ECANCELED)
+		pev_log_err(loc, cmd, &err);
+	kfree(cmd);
+	return ret;
+}
+
+/**
  * pev_show_args - the arguments of a listing line, " NAME=FETCHARG" each
  * @m: the listing
  * @def: the definition

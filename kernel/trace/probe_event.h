@@ -163,6 +163,8 @@ extern const struct file_operations pev_list_fops;
 int pev_command(const char *raw, struct dyn_event_operations *ops);
 
 char *pev_join_words(const char *raw);
+int pev_dyn_create(const char *raw, const char *loc,
+		   int (*create)(const char *cmd, struct tpp_error *err));
 void pev_show_args(struct seq_file *m, const struct tpp_def *def);
 bool pev_match_name(const struct pev *ev, const char *system,
 		    const char *event);

@@ -562,6 +562,8 @@ static int te_create(const char *cmd, struct tpp_error *err)
 	struct te *te;
 	int ret;
 
+	if (cmd[0] != 'e' || !strchr(cmd, ' '))
+		return -ECANCELED;
 	ret = te_parse_head(cmd, &h, err);
 	if (ret)
 		return ret;
@@ -584,27 +586,7 @@ static int te_create(const char *cmd, struct tpp_error *err)
 /* Create the probe defined by @raw; -ECANCELED when it is not ours */
 static int te_dyn_create(const char *raw)
 {
-	struct tpp_error err = { .id = TPP_E_NONE };
-	char *cmd;
-	int ret;
-
-	cmd = pev_join_words(raw);
-	if (!cmd)
-		return -ENOMEM;
-	if (!cmd[0]) {
-		/* a blank line defines nothing and is no error */
-		kfree(cmd);
-		return 0;
-	}
-	if (cmd[0] != 'e' || !strchr(cmd, ' ')) {
-		kfree(cmd);
-		return -ECANCELED;
-	}
-	ret = te_create(cmd, &err);
-	if (ret)
-		pev_log_err(TE_LOG, cmd, &err);
-	kfree(cmd);
-	return ret;
+	return pev_dyn_create(raw, TE_LOG, te_create);
 }
 
 /* ---- dyn_event operations: listing, matching, removal ---- */

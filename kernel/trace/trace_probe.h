@@ -27,19 +27,13 @@ struct uprobe_dispatch_data {
 	unsigned long bp_addr;
 };
 
+/* BPF (bpf_trace.c) asks these of kprobe events; without them, no */
 #ifdef CONFIG_KPROBE_EVENTS
 bool trace_kprobe_on_func_entry(struct trace_event_call *call);
 bool trace_kprobe_error_injectable(struct trace_event_call *call);
 #else
-static inline bool trace_kprobe_on_func_entry(struct trace_event_call *call)
-{
-	return false;
-}
-
-static inline bool trace_kprobe_error_injectable(struct trace_event_call *call)
-{
-	return false;
-}
+#define trace_kprobe_on_func_entry(call)	((void)(call), false)
+#define trace_kprobe_error_injectable(call)	((void)(call), false)
 #endif
 
 #ifdef CONFIG_PERF_EVENTS

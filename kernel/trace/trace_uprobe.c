@@ -866,6 +866,20 @@ static int tu_parse_offset(const char *cmd, struct tu_head *h,
 	return tu_number(cmd, start, end, &h->offset, TPP_E_UPROBE_OFFS, err);
 }
 
+/*
+ * Hold the file @name in @path: 0, a negative errno when there is no such
+ * file, or 1 (nothing held) when it is not a regular file.
+ */
+static int tu_hold_file(const char *name, struct path *path)
+{
+	int ret = kern_path(name, LOOKUP_FOLLOW, path);
+
+	if (ret || d_is_reg(path->dentry))
+		return ret;
+	path_put(path);
+	return 1;
+}
+
 /* The probed file must exist and be a regular file; @path is then held */
 static int tu_lookup_file(const char *cmd, const struct tu_head *h,
 			  struct path *path, struct tpp_error *err)
@@ -875,14 +889,12 @@ static int tu_lookup_file(const char *cmd, const struct tu_head *h,
 
 	if (!name)
 		return -ENOMEM;
-	ret = kern_path(name, LOOKUP_FOLLOW, path);
+	ret = tu_hold_file(name, path);
 	kfree(name);
-	if (ret)
+	if (ret < 0)
 		return tpp_error_set(err, TPP_E_NO_FILE, h->w1, ret);
-	if (!d_is_reg(path->dentry)) {
-		path_put(path);
+	if (ret)
 		return tpp_error_set(err, TPP_E_NOT_REGULAR, h->w1, -EINVAL);
-	}
 	return 0;
 }
 
@@ -1014,23 +1026,7 @@ static int tu_create(const char *cmd, struct tpp_error *err)
 /* Create the probe defined by @raw; -ECANCELED when it is not ours */
 static int tu_dyn_create(const char *raw)
 {
-	struct tpp_error err = { .id = TPP_E_NONE };
-	char *cmd;
-	int ret;
-
-	cmd = pev_join_words(raw);
-	if (!cmd)
-		return -ENOMEM;
-	if (!cmd[0]) {
-		/* a blank line defines nothing and is no error */
-		kfree(cmd);
-		return 0;
-	}
-	ret = tu_create(cmd, &err);
-	if (ret && ret != -ECANCELED)
-		pev_log_err(TU_LOG, cmd, &err);
-	kfree(cmd);
-	return ret;
+	return pev_dyn_create(raw, TU_LOG, tu_create);
 }
 
 /* ---- dyn_event operations and the uprobe_events files ---- */
@@ -1210,13 +1206,9 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 	struct tu *tu;
 	int ret;
 
-	ret = kern_path(name, LOOKUP_FOLLOW, &path);
+	ret = tu_hold_file(name, &path);
 	if (ret)
-		return ERR_PTR(ret);
-	if (!d_is_reg(path.dentry)) {
-		path_put(&path);
-		return ERR_PTR(-EINVAL);
-	}
+		return ERR_PTR(ret < 0 ? ret : -EINVAL);
 	def = tu_local_def(offs, is_return);
 	if (!def) {
 		path_put(&path);
