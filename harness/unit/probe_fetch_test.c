@@ -496,6 +496,30 @@ static void test_arrays(void)
 }
 
 /*
+ * Parse only the arguments of @cmd (an eprobe, uprobe, ... of @flags),
+ * set the kind to @kind and compile with @hdr header bytes.
+ */
+static bool compile_args(struct hit *h, const char *cmd, unsigned int flags,
+			 char kind, unsigned int hdr, int line)
+{
+	struct tpp_error err;
+
+	memset(h, 0, sizeof(*h));
+	h->def = tpp_parse_args(cmd, 2, flags, NULL, &env_x86, &err);
+	if (!check(!IS_ERR(h->def), "parses", line)) {
+		h->def = NULL;
+		return false;
+	}
+	h->def->kind = kind;
+	h->prog = probe_prog_compile(h->def, hdr);
+	if (check(!IS_ERR(h->prog), "compiles", line))
+		return true;
+	h->prog = NULL;
+	release(h);
+	return false;
+}
+
+/*
  * Eprobes take $comm and \"..." as string arrays (6.12 skips their type
  * check there).  Every element must be stored; they used to leave all but
  * the first __data_loc unset.  Found by fuzz_probe
@@ -503,26 +527,15 @@ static void test_arrays(void)
  */
 static void test_eprobe_string_arrays(void)
 {
-	struct tpp_error err;
 	struct hit h;
 
-	memset(&h, 0, sizeof(h));
-	h.def = tpp_parse_args("e:ev sys/ev $comm:string[2] \\\"ab\":string[2]",
-			       2, TPP_EVENT, NULL, &env_x86, &err);
-	if (!CHECK(!IS_ERR(h.def))) {
-		h.def = NULL;
+	if (!compile_args(&h, "e:ev sys/ev $comm:string[2] \\\"ab\":string[2]",
+			  TPP_EVENT, 'e', 16, __LINE__))
 		return;
-	}
-	h.prog = probe_prog_compile(h.def, 16);
-	if (CHECK(!IS_ERR(h.prog))) {
-		fire(&h, &regs, __LINE__);
-		check_print(&h, " arg1={(fault),(fault)}"
-			    " arg2={(fault),(fault)}", __LINE__);
-		check_record(&h, "loc:0@32|loc:0@32|loc:0@32|loc:0@32",
-			     __LINE__);
-	} else {
-		h.prog = NULL;
-	}
+	fire(&h, &regs, __LINE__);
+	check_print(&h, " arg1={(fault),(fault)} arg2={(fault),(fault)}",
+		    __LINE__);
+	check_record(&h, "loc:0@32|loc:0@32|loc:0@32|loc:0@32", __LINE__);
 	release(&h);
 }
 
@@ -539,26 +552,13 @@ static void put_rec(struct hit *h, unsigned int off, u64 v, unsigned int size)
 static void test_eprobe_fields(void)
 {
 	unsigned long base, want[3];
-	struct tpp_error err;
 	struct hit h;
 	char buf[160];
 
-	memset(&h, 0, sizeof(h));
-	h.def = tpp_parse_args("e:ev sys/ev $dfd:s64 $flags:x64 $small:s64 "
-			       "a=$filename:x64 b=$name:x64 c=$rel:x64 "
-			       "d=$ptr:x64 e=$dfd:u8",
-			       2, TPP_EVENT, NULL, &env_x86, &err);
-	if (!CHECK(!IS_ERR(h.def))) {
-		h.def = NULL;
+	if (!compile_args(&h, "e:ev sys/ev $dfd:s64 $flags:x64 $small:s64 "
+			  "a=$filename:x64 b=$name:x64 c=$rel:x64 "
+			  "d=$ptr:x64 e=$dfd:u8", TPP_EVENT, 'e', 8, __LINE__))
 		return;
-	}
-	h.def->kind = 'e';
-	h.prog = probe_prog_compile(h.def, 8);
-	if (!CHECK(!IS_ERR(h.prog))) {
-		h.prog = NULL;
-		release(&h);
-		return;
-	}
 	put_rec(&h, FAKE_EF_DFD, (u32)-100, 4);
 	put_rec(&h, FAKE_EF_FLAGS, 0x8241, 8);
 	put_rec(&h, FAKE_EF_SMALL, (u16)-2, 2);
@@ -606,25 +606,14 @@ static void test_eprobe_format(void)
 static void test_uprobe(void)
 {
 	struct pt_regs saved = regs;
-	struct tpp_error err;
 	struct hit h;
 	char buf[160];
 
-	memset(&h, 0, sizeof(h));
-	h.def = tpp_parse_args("p:u /bin/sh:0x10 a=+0(%ax):u32 b=$stack1:x64 "
-			       "c=+0($stack0):string d=@+0x100:u32 "
-			       "e=+0(+8($stack)):string f=$stack5:x64",
-			       2, TPP_USER, NULL, &env_x86, &err);
-	if (!CHECK(!IS_ERR(h.def))) {
-		h.def = NULL;
+	if (!compile_args(&h, "p:u /bin/sh:0x10 a=+0(%ax):u32 b=$stack1:x64 "
+			  "c=+0($stack0):string d=@+0x100:u32 "
+			  "e=+0(+8($stack)):string f=$stack5:x64", TPP_USER, 'p',
+			  16, __LINE__))
 		return;
-	}
-	h.prog = probe_prog_compile(h.def, 16);
-	if (!CHECK(!IS_ERR(h.prog))) {
-		h.prog = NULL;
-		release(&h);
-		return;
-	}
 	*kshim_reg(&regs, KSHIM_REG_AX) = U_VAL;
 	*kshim_reg(&regs, KSHIM_REG_SP) = U_PTRS;
 	h.edata[0] = UBASE;
