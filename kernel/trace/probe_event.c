@@ -306,9 +306,12 @@ static int pev_disable(struct pev *ev, struct trace_event_file *file)
 		return 0;
 	if (ev->ops->file_off)
 		ev->ops->file_off(ev, file);
-	/* handlers still walking @links finish before it goes */
-	synchronize_rcu();
-	kfree(link);
+	/*
+	 * Handlers still walking @links finish before it goes; nobody waits
+	 * for them here (a grace period each made disabling N events N times
+	 * a grace period).
+	 */
+	kfree_rcu(link, rcu);
 	return 0;
 }
 
