@@ -581,8 +581,8 @@ unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
 NOKPROBE_SYMBOL(probe_prog_dyn_size);
 
 /**
- * probe_prog_store - fill in the argument fields of a record at a hit
- * @prog: the compiled probe
+ * __probe_prog_store - fill in the argument fields of a record at a hit
+ * @prog: the compiled probe, with at least one argument
  * @regs: registers at the hit
  * @edata: entry data of a return probe, the attached event's record for
  *	an eprobe, or NULL
@@ -590,15 +590,15 @@ NOKPROBE_SYMBOL(probe_prog_dyn_size);
  * @rec_size: @prog->fixed_size plus the probe_prog_dyn_size() reserved
  *
  * Strings are cut to the room left, so a string that grew since it was
- * sized cannot overrun the record.
+ * sized cannot overrun the record.  Call it as probe_prog_store().
  *
  * Return: bytes of dynamic data written, or 0 when @rec_size is smaller
  * than the fixed part and nothing was written.
  */
-unsigned int probe_prog_store(const struct probe_prog *prog,
-			      struct pt_regs *regs,
-			      const unsigned long *edata, void *rec,
-			      unsigned int rec_size)
+unsigned int __probe_prog_store(const struct probe_prog *prog,
+				struct pt_regs *regs,
+				const unsigned long *edata, void *rec,
+				unsigned int rec_size)
 {
 	struct probe_hit h = {
 		.regs = regs,
@@ -615,7 +615,7 @@ unsigned int probe_prog_store(const struct probe_prog *prog,
 	return h.dyn - prog->fixed_size;
 }
 
-NOKPROBE_SYMBOL(probe_prog_store);
+NOKPROBE_SYMBOL(__probe_prog_store);
 
 /* ---- Compile: at probe creation ---- */
 

@@ -156,14 +156,37 @@ void probe_prog_save_entry(const struct probe_prog *prog,
 unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
 				 struct pt_regs *regs,
 				 const unsigned long *edata);
-unsigned int probe_prog_store(const struct probe_prog *prog,
-			      struct pt_regs *regs,
-			      const unsigned long *edata, void *rec,
-			      unsigned int rec_size);
+unsigned int __probe_prog_store(const struct probe_prog *prog,
+				struct pt_regs *regs,
+				const unsigned long *edata, void *rec,
+				unsigned int rec_size);
 
 int probe_prog_print(const struct probe_prog *prog, const void *rec,
 		     unsigned int rec_size, struct trace_seq *s);
 int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len);
+
+/**
+ * probe_prog_store - fill in the argument fields of a record at a hit
+ * @prog: the compiled probe
+ * @regs: registers at the hit
+ * @edata: entry data of a return probe, the attached event's record for
+ *	an eprobe, or NULL
+ * @rec: the record; its first @prog->hdr_size bytes are left alone
+ * @rec_size: @prog->fixed_size plus the probe_prog_dyn_size() reserved
+ *
+ * A probe without arguments costs its hits no call.  See
+ * __probe_prog_store() for the rest.
+ *
+ * Return: bytes of dynamic data written.
+ */
+static __always_inline unsigned int
+probe_prog_store(const struct probe_prog *prog, struct pt_regs *regs,
+		 const unsigned long *edata, void *rec, unsigned int rec_size)
+{
+	if (!prog->nr_fields)
+		return 0;
+	return __probe_prog_store(prog, regs, edata, rec, rec_size);
+}
 
 static inline bool probe_prog_has_dyn(const struct probe_prog *prog)
 {
