@@ -357,26 +357,11 @@ static nokprobe_inline void store_fault(const struct probe_insn *insn,
 	/* size instructions count nothing for it */
 }
 
-/* The memory a store or size instruction reads */
-static nokprobe_inline u8 op_mem(u8 op)
-{
-	switch (op) {
-	case PROBE_OP_ST_UMEM:
-	case PROBE_OP_ST_USTR:
-	case PROBE_OP_ST_USTRS:
-	case PROBE_OP_SZ_USTR:
-	case PROBE_OP_SZ_USTRS:
-		return PF_USER;
-	case PROBE_OP_ST_FMEM:
-	case PROBE_OP_ST_FSTR:
-	case PROBE_OP_ST_FSTRS:
-	case PROBE_OP_SZ_FSTR:
-	case PROBE_OP_SZ_FSTRS:
-		return PF_FAULT;
-	}
-	return PF_KERNEL;
-}
-
+/*
+ * The stores and sizes below pass their memory kind as a constant, or as
+ * a comparison the compiler knows is PF_KERNEL or PF_USER: kprobes pay
+ * nothing for the uprobe kind.
+ */
 static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 				       unsigned long val)
 {
@@ -385,12 +370,14 @@ static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 	switch (insn->op) {
 	case PROBE_OP_SZ_STR:
 	case PROBE_OP_SZ_USTR:
+		return strsize(addr, insn->op == PROBE_OP_SZ_USTR);
 	case PROBE_OP_SZ_FSTR:
-		return strsize(addr, op_mem(insn->op));
+		return strsize(addr, PF_FAULT);
 	case PROBE_OP_SZ_STRS:
 	case PROBE_OP_SZ_USTRS:
+		return size_strs(insn, addr, insn->op == PROBE_OP_SZ_USTRS);
 	case PROBE_OP_SZ_FSTRS:
-		return size_strs(insn, addr, op_mem(insn->op));
+		return size_strs(insn, addr, PF_FAULT);
 	case PROBE_OP_SZ_SYMSTR:
 		return symstr_size(val);
 	case PROBE_OP_SZ_COMM:
@@ -408,18 +395,24 @@ static nokprobe_inline void finish(const struct probe_insn *insn,
 	switch (insn->op) {
 	case PROBE_OP_ST_MEM:
 	case PROBE_OP_ST_UMEM:
+		store_mem(insn, h, addr, insn->op == PROBE_OP_ST_UMEM);
+		break;
 	case PROBE_OP_ST_FMEM:
-		store_mem(insn, h, addr, op_mem(insn->op));
+		store_mem(insn, h, addr, PF_FAULT);
 		break;
 	case PROBE_OP_ST_STR:
 	case PROBE_OP_ST_USTR:
+		store_str(h, insn->dst, addr, insn->op == PROBE_OP_ST_USTR);
+		break;
 	case PROBE_OP_ST_FSTR:
-		store_str(h, insn->dst, addr, op_mem(insn->op));
+		store_str(h, insn->dst, addr, PF_FAULT);
 		break;
 	case PROBE_OP_ST_STRS:
 	case PROBE_OP_ST_USTRS:
+		store_strs(insn, h, addr, insn->op == PROBE_OP_ST_USTRS);
+		break;
 	case PROBE_OP_ST_FSTRS:
-		store_strs(insn, h, addr, op_mem(insn->op));
+		store_strs(insn, h, addr, PF_FAULT);
 		break;
 	case PROBE_OP_ST_SYMSTR:
 		store_symstr(h, insn->dst, val);
@@ -466,6 +459,20 @@ static nokprobe_inline unsigned long field_value(const struct probe_insn *insn,
 	return get_scalar(p, insn->size);
 }
 
+/* Sources only eprobes and uprobes use */
+static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
+						  struct probe_hit *h)
+{
+	switch (insn->op) {
+	case PROBE_OP_FIELD:
+		return field_value(insn, (const u8 *)h->edata);
+	case PROBE_OP_USTACK:
+		return pfa_ustack_nth(h->regs, insn->arg);
+	default:	/* PROBE_OP_FOFFS */
+		return h->edata[0] + insn->arg;
+	}
+}
+
 /*
  * Walk a program to its END.  Sources, dereferences and plain stores stay
  * in this switch, with the value, the registers and the record in machine
@@ -504,23 +511,25 @@ static nokprobe_inline void run(const struct probe_insn *insn,
 			val = insn->arg;
 			break;
 		case PROBE_OP_FIELD:
-			val = field_value(insn, (const u8 *)h->edata);
-			break;
 		case PROBE_OP_USTACK:
-			val = pfa_ustack_nth(regs, insn->arg);
-			break;
 		case PROBE_OP_FOFFS:
-			val = h->edata[0] + insn->arg;
+			val = other_source(insn, h);
 			break;
 		case PROBE_OP_DEREF:
 		case PROBE_OP_UDEREF:
-		case PROBE_OP_FDEREF:
-			/* the three are in enum pf_mem's order */
-			if (likely(!mem_read(&word, val + insn->arg, sizeof(word),
-					     insn->op - PROBE_OP_DEREF))) {
+			if (likely(!pfa_read(&word, val + insn->arg, sizeof(word),
+					     insn->op == PROBE_OP_UDEREF))) {
 				val = word;
 				break;
 			}
+			goto skip;
+		case PROBE_OP_FDEREF:
+			if (likely(!pfa_fread(&word, val + insn->arg,
+					      sizeof(word)))) {
+				val = word;
+				break;
+			}
+skip:			/* the value faulted: the argument's store says so */
 			insn += insn->aux;
 			store_fault(insn, h);
 			break;
