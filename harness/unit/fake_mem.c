@@ -128,29 +128,7 @@ long strncpy_from_kernel_nofault(char *dst, const void *src, long count)
 	return count;
 }
 
-/* 6.12 counts the NUL only for a non-empty string: "" gives 0 */
-long strncpy_from_user_nofault(char *dst, const void *src, long count)
-{
-	unsigned long addr = (unsigned long)src;
-	long i;
-
-	if (count <= 0)
-		return 0;
-	if (addr >= TASK_SIZE)
-		return -EFAULT;
-	for (i = 0; i < count; i++) {
-		if (!fake_byte(addr + i, true, &dst[i]))
-			return -EFAULT;
-		if (!dst[i])
-			break;
-	}
-	if (i >= count) {
-		dst[count - 1] = '\0';
-		return count;
-	}
-	return i > 0 ? i + 1 : i;
-}
-
+/* The length without the NUL, count when none came, or -EFAULT */
 long strncpy_from_user(char *dst, const char *src, long count)
 {
 	unsigned long addr = (unsigned long)src;
@@ -165,6 +143,23 @@ long strncpy_from_user(char *dst, const char *src, long count)
 			return i;
 	}
 	return count;
+}
+
+/* 6.12 counts the NUL only for a non-empty string: "" gives 0 */
+long strncpy_from_user_nofault(char *dst, const void *src, long count)
+{
+	long ret;
+
+	if (count <= 0)
+		return 0;
+	ret = strncpy_from_user(dst, src, count);
+	if (ret < 0)
+		return ret;
+	if (ret >= count) {
+		dst[count - 1] = '\0';
+		return count;
+	}
+	return ret > 0 ? ret + 1 : ret;
 }
 
 /* The size with the NUL, count + 1 when longer, 0 on a fault */
