@@ -798,45 +798,40 @@ static struct tpp_def *tf_parse(const char *cmd, struct tf_head *h,
 	return def;
 }
 
-/* Create the probe defined by @raw; -ECANCELED when it is not ours */
-static int tf_dyn_create(const char *raw)
+/* Parse and register the fprobe or tprobe of @cmd; errors in @err */
+static int tf_create(const char *cmd, struct tpp_error *err)
 {
-	struct tpp_error err = { .id = TPP_E_NONE };
 	struct tf_head h = { 0 };
 	struct tf_place pl = { 0 };
 	struct tpp_def *def;
 	struct tf *tf;
-	char *cmd;
 	int ret;
 
-	cmd = pev_join_words(raw);
-	if (!cmd)
-		return -ENOMEM;
 	/* "f" or "t" and at least a place, or it is someone else's */
-	if ((cmd[0] != 'f' && cmd[0] != 't') || !strchr(cmd, ' ')) {
-		kfree(cmd);
+	if ((cmd[0] != 'f' && cmd[0] != 't') || !strchr(cmd, ' '))
 		return -ECANCELED;
-	}
-	def = tf_parse(cmd, &h, &pl, &err);
+	def = tf_parse(cmd, &h, &pl, err);
 	if (IS_ERR(def)) {
 		ret = PTR_ERR(def);
-		goto log;
+		goto put_mod;
 	}
 	tf = tf_alloc(def, pl.tpoint, pl.mod);
 	if (IS_ERR(tf)) {
 		ret = PTR_ERR(tf);
 		goto put_mod;
 	}
-	ret = tf_register(tf, &err);
+	ret = tf_register(tf, err);
 	if (ret)
 		tf_free(tf);
-log:
-	if (ret)
-		pev_log_err("trace_fprobe", cmd, &err);
 put_mod:
 	module_put(pl.mod);
-	kfree(cmd);
 	return ret;
+}
+
+/* Create the probe defined by @raw; -ECANCELED when it is not ours */
+static int tf_dyn_create(const char *raw)
+{
+	return pev_dyn_create(raw, "trace_fprobe", tf_create);
 }
 
 /* ---- dyn_event operations: listing, matching, removal ---- */

@@ -613,45 +613,32 @@ static int tk_register(struct tk *tk, struct tpp_error *err)
 	return ret;
 }
 
-/* Create the probe defined by @raw; -ECANCELED when it is not a kprobe */
-static int tk_dyn_create(const char *raw)
+/* Parse and register the kprobe of @cmd; errors in @err */
+static int tk_create(const char *cmd, struct tpp_error *err)
 {
-	struct tpp_error err = { .id = TPP_E_NONE };
 	struct probe_kenv ke;
 	struct tpp_def *def;
 	struct tk *tk;
-	char *cmd;
 	int ret;
 
-	cmd = pev_join_words(raw);
-	if (!cmd)
-		return -ENOMEM;
-	if (!cmd[0]) {
-		/* a blank line defines nothing and is no error */
-		kfree(cmd);
-		return 0;
-	}
 	probe_kenv_init(&ke);
-	def = tpp_parse_kprobe(cmd, &ke.env, &err);
+	def = tpp_parse_kprobe(cmd, &ke.env, err);
 	probe_kenv_destroy(&ke);
-	if (IS_ERR(def)) {
-		ret = PTR_ERR(def);
-		goto log;
-	}
+	if (IS_ERR(def))
+		return PTR_ERR(def);
 	tk = tk_alloc(def);
-	if (IS_ERR(tk)) {
-		ret = PTR_ERR(tk);
-		goto free_cmd;
-	}
-	ret = tk_register(tk, &err);
+	if (IS_ERR(tk))
+		return PTR_ERR(tk);
+	ret = tk_register(tk, err);
 	if (ret)
 		tk_free(tk);
-log:
-	if (ret)
-		pev_log_err("trace_kprobe", cmd, &err);
-free_cmd:
-	kfree(cmd);
 	return ret;
+}
+
+/* Create the probe defined by @raw; -ECANCELED when it is not a kprobe */
+static int tk_dyn_create(const char *raw)
+{
+	return pev_dyn_create(raw, "trace_kprobe", tk_create);
 }
 
 /* A line written to kprobe_events: a definition or a "-:" removal */
