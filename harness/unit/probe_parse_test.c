@@ -875,6 +875,10 @@ static void test_types(void)
 	CHECK(def && def->size == 1 + 4 + 2 + 1 + 8 + 4 + 4);
 	tpp_free(def);
 	KERRX("p vfs_read %ax:^b4@5/8", BITFIELD);
+	/* width + offset wraps to 0 (accepted by 6.12) */
+	KERRX("p vfs_read %ax:^b18446744073709551615@1/32", BITFIELD);
+	KERRX("p vfs_read %ax:^b1@18446744073709551615/32", BITFIELD);
+	KERRX("p vfs_read %ax:^b33@0/32", BITFIELD);
 	KERRX("p vfs_read %ax:^b0@0/8", BITFIELD);
 	KERRX("p vfs_read %ax:^b4@/8", BITFIELD);
 	KERRX("p vfs_read %ax:^b4/8", BITFIELD);
