@@ -213,12 +213,17 @@ static const struct fake_func *find_func(const char *name)
 	return NULL;
 }
 
+/* The kernel's lookup allocates (a copy of the name): so does this one */
 static int btf_nr_params(void *priv, const char *func, unsigned int flags)
 {
 	const struct fake_func *f = find_func(func);
+	char *copy = kstrdup(func, GFP_KERNEL);
 
 	(void)priv;
 	(void)flags;
+	if (!copy)
+		return -ENOMEM;
+	kfree(copy);
 	return f ? f->nr : -ENOENT;
 }
 

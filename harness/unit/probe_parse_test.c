@@ -1104,6 +1104,8 @@ int main(void)
 	test_enomem(&env_x86, "r10:g/e vfs_read a=+0(%di):u32 $comm @sym+4 "
 		    "\\\"s\" %ax:b4@2/8 $stack0:%pD");
 	test_enomem(&env_btf, "p vfs_read $arg* file->f_mode:u8");
+	/* a failed BTF lookup is ENOMEM, not "no BTF" (fail-nth finding) */
+	test_enomem(&env_btf, "p vfs_read $arg1 $arg2:u32");
 	test_err_table();
 	printf("probe_parse: %d tests, %d failures\n", tests, failures);
 	return failures ? 1 : 0;

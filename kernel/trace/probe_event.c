@@ -197,6 +197,31 @@ struct pev *pev_find(const char *group, const char *event)
 	return NULL;
 }
 
+/*
+ * trace_add_event_call() succeeds even when an instance's events/GRP/EVENT
+ * directory could not be made (no memory): the event would exist with no
+ * file to enable it.  Every instance with an events/ directory must have
+ * the new event's; an instance limited to other systems has no file.
+ */
+static bool pev_dirs_made(struct pev *ev)
+{
+	struct trace_event_file *file;
+	struct trace_array *tr;
+	bool ok = true;
+
+	lockdep_assert_held(&event_mutex);
+	mutex_lock(&trace_types_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		if (!tr->event_dir)
+			continue;
+		file = __find_event_file(tr, pev_group(ev), pev_name(ev));
+		if (file ? !file->ei : tr->flags & TRACE_ARRAY_FL_GLOBAL)
+			ok = false;
+	}
+	mutex_unlock(&trace_types_lock);
+	return ok;
+}
+
 /**
  * pev_register - make the event visible under events/GRP/EVENT
  * @ev: from pev_alloc()
@@ -214,9 +239,15 @@ int pev_register(struct pev *ev)
 	if (!register_trace_event(&ev->call.event))
 		return -ENODEV;
 	ret = trace_add_event_call(&ev->call);
-	if (ret)
+	if (ret) {
 		unregister_trace_event(&ev->call.event);
-	return ret;
+		return ret;
+	}
+	if (!pev_dirs_made(ev)) {
+		trace_remove_event_call(&ev->call);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**

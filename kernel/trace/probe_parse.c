@@ -725,6 +725,9 @@ static int expand_var_args(struct tpp_state *st)
 	else
 		st->nr_params = env->btf->nr_params(env->priv, st->func,
 						    st->flags);
+	/* not "no BTF": $argN would silently stay a register read */
+	if (st->nr_params == -ENOMEM)
+		return no_memory(st);
 	if (st->nr_params > 0)
 		return expand_texts(st, star);
 	if (star < 0)
