@@ -10,7 +10,7 @@
 KTEST := harness/ktest
 export ARCH KERNEL TESTS SCRIPT DEBUG TIMEOUT APPEND V KPT_ROOT
 export SUITE ITERS ROUNDS CASES LONG SCALE_COUNTS BULK_COUNTS BULK_ROUNDS
-export BULK_ICOUNT
+export BULK_ICOUNT REL_FAILNTH_ARGS REL_FUZZ_ARGS REL_STRESS_ARGS
 
 .PHONY: all help deps build run demo exec check check-harness baseline
 
@@ -18,7 +18,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness check-clients baseline diff unit fuzz bench bench-smoke"
+	@echo "Targets: deps build run demo exec check check-harness check-debug check-clients baseline diff unit fuzz bench bench-smoke"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -139,6 +139,16 @@ bench: deps
 
 bench-smoke: deps
 	$(KTEST) bench-smoke
+
+# The reliability lane (README.md, Reliability): the DEBUG=1 kernel
+# (KASAN, UBSAN, lockdep, kmemleak, fail-nth, lockdown) runs the kprobe and
+# dynevent ftracetests, then the fail-nth sweep, the tracefs fuzzer, the
+# stress test, the permission checks (equal to KERNEL=upstream's) and a
+# kmemleak scan (harness/reliability/).  ARCH= (default x86_64), KERNEL=,
+# REL_FAILNTH_ARGS= REL_FUZZ_ARGS= REL_STRESS_ARGS= (the programs' options).
+.PHONY: check-debug
+check-debug: deps
+	$(KTEST) check-debug
 
 # Real clients (perf, trace-cmd, libtracefs, libbpf/bpftool, a raw PMU
 # client, kprobe-perf, kprobe_event=, the gen API module) on KERNEL=ours

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
 from . import bench, check, console, deps, expect, initramfs, kbuild, paths
+from . import reliability
 from . import qemu
 from .util import log
 
@@ -88,7 +89,9 @@ def cmd_exec(args, script=None, label="exec"):
     for name in args.arches:
         b, base, _ = _prepare(args, name)
         rundir = _rundir(args.kernel, name, label)
-        initrd = _initrd(rundir, base, "script", script, _env(b))
+        files = {os.path.basename(f): f
+                 for f in os.environ.get("KPT_FILES", "").split()}
+        initrd = _initrd(rundir, base, "script", script, _env(b), files)
         res = qemu.boot(b, initrd, rundir, args.timeout or 1800,
                         append=args.append, icount=args.icount)
         verdict = res.verdict()
@@ -169,6 +172,19 @@ def cmd_bench_smoke(args):
     return bench.smoke(_Harness, args)
 
 
+def cmd_check_debug(args):
+    """The reliability lane on the DEBUG=1 kernel (harness/kpt/
+    reliability.py); x86_64 unless ARCH says otherwise."""
+    args.debug = True
+    passed = failed = 0
+    for name in args.arches:
+        p, f = reliability.check_debug(_Harness, args, name)
+        passed += p
+        failed += f
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def cmd_parse(args):
     with open(args.log, errors="replace") as f:
         res = console.parse(f.read().splitlines())
@@ -191,7 +207,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="ktest", description=__doc__)
     p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
                                        "check", "parse", "make", "bench",
-                                       "bench-smoke"])
+                                       "bench-smoke", "check-debug"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
                    help="x86_64, arm64, or a blank-separated list")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",

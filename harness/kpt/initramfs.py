@@ -81,6 +81,34 @@ def _cpio(rootdir, out):
     os.replace(out + ".tmp", out)
 
 
+SIG_MAGIC = b"~Module signature appended~\n"
+
+
+def unsign_modules(top):
+    """Drop the appended signatures of the modules under top.
+
+    The lockdown LSM (debug.config) selects MODULE_SIG, and this
+    tinyconfig-based kernel rejects its own signatures with ENOENT (a
+    crypto algorithm it lacks) and no message.  Unsigned, they load (the
+    kernel is tainted 'E') until the lane turns lockdown on, last.
+    Trailer: signature, struct module_signature (12 bytes, sig_len a
+    big-endian u32 at its end), magic.
+    """
+    for d, _, names in os.walk(top):
+        for n in names:
+            if not n.endswith(".ko"):
+                continue
+            path = os.path.join(d, n)
+            with open(path, "rb") as f:
+                data = f.read()
+            if not data.endswith(SIG_MAGIC):
+                continue
+            info = data[-len(SIG_MAGIC) - 12:-len(SIG_MAGIC)]
+            cut = len(SIG_MAGIC) + 12 + int.from_bytes(info[8:12], "big")
+            with open(path, "wb") as f:
+                f.write(data[:-cut])
+
+
 def base(build, testsrc):
     """Base archive for a build: busybox, modules, ftracetest, guest files.
 
@@ -102,6 +130,8 @@ def base(build, testsrc):
             shutil.copytree(mods, os.path.join(r, "lib/modules"),
                             symlinks=True, ignore=shutil.ignore_patterns(
                                 "build", "source"))
+        if build.debug:
+            unsign_modules(os.path.join(r, "lib/modules"))
         with open(os.path.join(r, "etc/passwd"), "w") as f:
             f.write("root:x:0:0:root:/root:/bin/sh\n"
                     "nobody:x:65534:65534:nobody:/:/bin/sh\n")

@@ -1,0 +1,123 @@
+"""make check-debug: the reliability lane on the DEBUG=1 kernel.
+
+One boot of the debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault
+injection, lockdown LSM; harness/config/debug.config) runs:
+  1. a kmemleak baseline (boot-time suspects are cleared, not counted);
+  2. the kprobe and dynevent ftracetests and ours, as make check does;
+  3. harness/reliability/rel.sh: the fail-nth sweep (kpfailnth), the
+     tracefs fuzzer (kpfuzz), the concurrency stress (kpstress), the
+     permission checks (kpperm), a final kmemleak scan, lockdown.
+Every phase is a row like a test case; any kernel splat fails the phase
+it happened in.  kpperm's lines must equal harness/reliability/
+perm-<arch>.txt, recorded from KERNEL=upstream (--save-baseline).
+"""
+
+import os
+import time
+
+from . import check, expect, qemu
+from .util import log, run
+
+REL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))), "reliability")
+PROGRAMS = ("kpfailnth", "kpfuzz", "kpstress", "kpperm")
+PHASES = ("kmemleak-baseline", "failnth", "fuzz", "stress", "perm",
+          "kmemleak", "lockdown")
+# Budgets in the debug kernel (seconds are upper bounds, counts the aim).
+BUDGET = {
+    "REL_FAILNTH_ARGS": "-m 400 -t 600",
+    "REL_FUZZ_ARGS": "-n 20000 -t 150 -s 1",
+    "REL_STRESS_ARGS": "-t 90 -s 1",
+}
+REL_SECONDS = 600 + 150 + 90 + 300
+
+
+def programs(arch, outdir):
+    """The guest programs, static, for arch; {name: path}."""
+    out = {}
+    for name in PROGRAMS:
+        path = os.path.join(outdir, name)
+        run([f"{arch.cross}gcc", "-O2", "-Wall", "-static", "-o", path,
+             os.path.join(REL, f"{name}.c")])
+        out[name] = path
+    return out
+
+
+def job(rundir, cases):
+    """Job script and the rel.env budgets; returns the script's path."""
+    with open(os.path.join(rundir, "rel.env"), "w") as f:
+        for k, v in BUDGET.items():
+            f.write(f"{k}='{os.environ.get(k, v)}'\n")
+    script = os.path.join(rundir, "job.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\nsh /kpt/job/rel.sh pre\n")
+        f.write(f"sh /kpt/guest/ftrace-run.sh {check.PER_CASE_TIMEOUT} \\\n")
+        f.write(" \\\n".join(f"\t{c}" for c in cases) + "\n")
+        f.write("sh /kpt/job/rel.sh\n")
+    return script
+
+
+def perm_path(archname):
+    return os.path.join(REL, f"perm-{archname}.txt")
+
+
+def perm_rows(res, archname, kernel, save):
+    """Compare kpperm's output with upstream's recorded one."""
+    got = [ln.split("@@KPT-PERM ", 1)[1].rstrip() for ln in res.lines
+           if "@@KPT-PERM " in ln]
+    path = perm_path(archname)
+    if save and kernel == "upstream":
+        with open(path, "w") as f:
+            f.write(f"# kpperm on KERNEL=upstream {archname} (debug "
+                    f"config), {time.strftime('%Y-%m-%d')}\n")
+            f.write("".join(f"{ln}\n" for ln in got))
+        log(f"saved {path}")
+    if not os.path.exists(path):
+        return [("rel/perm-equal", "MISSING", False, f"no {path}")]
+    with open(path) as f:
+        want = [ln.rstrip() for ln in f if not ln.startswith("#")]
+    rows = []
+    for i in range(max(len(got), len(want))):
+        g = got[i] if i < len(got) else "(nothing)"
+        w = want[i] if i < len(want) else "(nothing)"
+        if g != w:
+            rows.append((f"rel/perm-equal:{i + 1}", "DIFFERENT", False,
+                         f"got '{g}', upstream '{w}'"))
+    if not rows:
+        rows.append(("rel/perm-equal", "PASS", True,
+                     f"{len(got)} checks equal to upstream"))
+    return rows
+
+
+def check_debug(h, args, archname):
+    """One arch; returns (passed, failed)."""
+    b, base, testsrc = h.prepare(args, archname, args.kernel)
+    exp = expect.load(archname, args.kernel)
+    cases = check.order(check.select(testsrc, args.tests), exp)
+    rundir = h.rundir(args.kernel, archname, "check-debug")
+    files = programs(b.arch, rundir)
+    files.update({"rel.sh": os.path.join(REL, "rel.sh"),
+                  "failnth.txt": os.path.join(REL, "failnth.txt")})
+    script = job(rundir, cases)
+    files["rel.env"] = os.path.join(rundir, "rel.env")
+    initrd = h.initrd(rundir, base, "script", script, h.env(b), files)
+    timeout = args.timeout or (check.boot_timeout(cases) * 3 + REL_SECONDS)
+    res = qemu.boot(b, initrd, rundir, timeout, stream=args.verbose,
+                    append="kasan_multi_shot", run_silence=900)
+    rows = check.judge(res, cases + [f"rel/{p}" for p in PHASES], exp)
+    rows += perm_rows(res, archname, args.kernel, args.save_baseline)
+    totals = [0, 0]
+    for key, result, ok, note in rows:
+        print(f"{'ok  ' if ok else 'FAIL'} {archname:7} {args.kernel:8} "
+              f"{result:11} {key}" + (f"  ({note})" if note else ""),
+              flush=True)
+        totals[0 if ok else 1] += 1
+    for ln in res.lines:
+        if ln.startswith(("kpfuzz:", "kpstress:", "kpfailnth:",
+                          "kmemleak:")):
+            print(f"note {archname}: {ln.strip()}")
+    check.save_results(os.path.join(rundir, "results.txt"), rows)
+    print(f"ktest: {archname} {args.kernel} debug: "
+          f"{res.verdict(exp.allowed_console())}; log {rundir}/console.log",
+          flush=True)
+    return totals

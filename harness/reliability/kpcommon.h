@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kpcommon.h: what the guest programs of make check-debug share (kpfuzz,
+ * kpstress, kpperm): a seeded PRNG, a monotonic clock, errno names.
+ * Static functions in a header: each program is one file built alone.
+ */
+#ifndef KPCOMMON_H
+#define KPCOMMON_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* the kernel's, not in the libc headers */
+#endif
+
+/* xorshift64 state: seed it non-zero */
+static uint64_t rs;
+
+static uint64_t rnd(void)
+{
+	uint64_t x = rs;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return rs = x;
+}
+
+static unsigned int rn(unsigned int n)
+{
+	return n ? (unsigned int)(rnd() % n) : 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *ename(int e)
+{
+	static char s[16];
+	static const struct { int e; const char *n; } t[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" },
+		{ E2BIG, "E2BIG" }, { ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" },
+		{ EBUSY, "EBUSY" }, { EEXIST, "EEXIST" }, { ENODEV, "ENODEV" },
+		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" },
+		{ ERANGE, "ERANGE" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ EADDRNOTAVAIL, "EADDRNOTAVAIL" }, { EILSEQ, "EILSEQ" },
+		{ ENOTSUPP, "ENOTSUPP" }, { EAGAIN, "EAGAIN" },
+		{ ESRCH, "ESRCH" }, { ENOEXEC, "ENOEXEC" },
+		{ EACCES, "EACCES" },
+		{ ENOTEMPTY, "ENOTEMPTY" }, { EINTR, "EINTR" },
+		{ ENOSYS, "ENOSYS" }, { ENOTDIR, "ENOTDIR" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (t[i].e == e)
+			return t[i].n;
+	snprintf(s, sizeof(s), "E%d", e);
+	return s;
+}
+
+#endif /* KPCOMMON_H */
