@@ -9,7 +9,9 @@ injection, lockdown LSM; harness/config/debug.config) runs:
      permission checks (kpperm), a final kmemleak scan, lockdown.
 Every phase is a row like a test case; any kernel splat fails the phase
 it happened in.  kpperm's lines must equal harness/reliability/
-perm-<arch>.txt, recorded from KERNEL=upstream (--save-baseline).
+perm-<arch>.txt, recorded from KERNEL=upstream (--save-baseline).  A
+second boot with lockdown=confidentiality and a kprobe_event= probe
+(lockdown-boot.sh) must print what 6.12 prints (lockdown-<arch>.txt).
 """
 
 import os
@@ -61,19 +63,18 @@ def perm_path(archname):
     return os.path.join(REL, f"perm-{archname}.txt")
 
 
-def perm_rows(res, archname, kernel, save):
-    """Compare kpperm's output with upstream's recorded one."""
-    got = [ln.split("@@KPT-PERM ", 1)[1].rstrip() for ln in res.lines
-           if "@@KPT-PERM " in ln]
-    path = perm_path(archname)
+def compare_lines(res, marker, row, path, kernel, save):
+    """Rows comparing the console's marker lines with upstream's file."""
+    got = [ln.split(marker, 1)[1].rstrip() for ln in res.lines
+           if marker in ln]
     if save and kernel == "upstream":
         with open(path, "w") as f:
-            f.write(f"# kpperm on KERNEL=upstream {archname} (debug "
+            f.write(f"# {marker.strip()} lines of KERNEL=upstream (debug "
                     f"config), {time.strftime('%Y-%m-%d')}\n")
             f.write("".join(f"{ln}\n" for ln in got))
         log(f"saved {path}")
     if not os.path.exists(path):
-        return [("rel/perm-equal", "MISSING", False, f"no {path}")]
+        return [(row, "MISSING", False, f"no {path}")]
     with open(path) as f:
         want = [ln.rstrip() for ln in f if not ln.startswith("#")]
     rows = []
@@ -81,11 +82,38 @@ def perm_rows(res, archname, kernel, save):
         g = got[i] if i < len(got) else "(nothing)"
         w = want[i] if i < len(want) else "(nothing)"
         if g != w:
-            rows.append((f"rel/perm-equal:{i + 1}", "DIFFERENT", False,
+            rows.append((f"{row}:{i + 1}", "DIFFERENT", False,
                          f"got '{g}', upstream '{w}'"))
     if not rows:
-        rows.append(("rel/perm-equal", "PASS", True,
-                     f"{len(got)} checks equal to upstream"))
+        rows.append((row, "PASS", True,
+                     f"{len(got)} lines equal to upstream's"))
+    return rows
+
+
+def perm_rows(res, archname, kernel, save):
+    """Compare kpperm's output with upstream's recorded one."""
+    return compare_lines(res, "@@KPT-PERM ", "rel/perm-equal",
+                         perm_path(archname), kernel, save)
+
+
+LOCKDOWN_APPEND = ("lockdown=confidentiality "
+                   "kprobe_event=p:kprobes/lk_boot,vfs_read")
+
+
+def lockdown_boot(h, args, b, base, archname):
+    """Second boot: lockdown=confidentiality with a kprobe_event= probe;
+    its @@KPT-LKBOOT lines against 6.12's."""
+    rundir = h.rundir(args.kernel, archname, "lockdown-boot")
+    initrd = h.initrd(rundir, base, "script",
+                      os.path.join(REL, "lockdown-boot.sh"), h.env(b))
+    res = qemu.boot(b, initrd, rundir, 900, stream=args.verbose,
+                    append=LOCKDOWN_APPEND)
+    rows = compare_lines(res, "@@KPT-LKBOOT ", "rel/lockdown-boot",
+                         os.path.join(REL, f"lockdown-{archname}.txt"),
+                         args.kernel, args.save_baseline)
+    if not res.verdict().startswith("PASS"):
+        rows.append(("rel/lockdown-boot-console", "FAIL", False,
+                     f"{res.verdict()}; log {rundir}/console.log"))
     return rows
 
 
@@ -106,6 +134,7 @@ def check_debug(h, args, archname):
                     append="kasan_multi_shot", run_silence=900)
     rows = check.judge(res, cases + [f"rel/{p}" for p in PHASES], exp)
     rows += perm_rows(res, archname, args.kernel, args.save_baseline)
+    rows += lockdown_boot(h, args, b, base, archname)
     totals = [0, 0]
     for key, result, ok, note in rows:
         print(f"{'ok  ' if ok else 'FAIL'} {archname:7} {args.kernel:8} "
