@@ -115,8 +115,14 @@ fuzz: fuzz-deps
 check-harness:
 	python3 -m unittest discover -s harness/tests -t harness
 
+# After the ftracetests, the real clients on our x86_64 kernel (unless
+# ARCH or KERNEL leave that out): make check-clients ARCH=x86_64
+# KERNEL=ours, about 90 s once its kernel flavour is built.
 check: deps check-harness unit fuzz-smoke bench-smoke
 	$(KTEST) check
+	@case " $(or $(ARCH),x86_64) " in *" x86_64 "*) ;; *) exit 0;; esac; \
+	test "$(or $(KERNEL),ours)" = ours || exit 0; \
+	ARCH=x86_64 KERNEL=ours harness/clients/check-clients
 
 # Differential test: the same corpus of definitions on KERNEL=upstream and
 # KERNEL=ours (harness/diff/); DIFF_ARGS="--b upstream" checks stability.
