@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kpcommon.h: what the guest programs of make check-debug share (kpfuzz,
- * kpstress, kpperm): a seeded PRNG, a monotonic clock, errno names.
+ * kpstress): a seeded PRNG, a monotonic clock, errno names, options.
  * Static functions in a header: each program is one file built alone.
  */
 #ifndef KPCOMMON_H
@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -68,6 +70,38 @@ static const char *ename(int e)
 			return t[i].n;
 	snprintf(s, sizeof(s), "E%d", e);
 	return s;
+}
+
+/* The options both test programs take: -n COUNT -t SECONDS -s SEED -v */
+struct kp_opts {
+	unsigned long count, secs, seed;
+	int verbose;
+};
+
+/* Parse into @o, which holds the defaults; an unknown option: usage() */
+static void kp_options(int argc, char **argv, struct kp_opts *o,
+		       void (*usage)(void))
+{
+	int c;
+
+	while ((c = getopt(argc, argv, "n:t:s:v")) != -1) {
+		switch (c) {
+		case 'n':
+			o->count = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			o->secs = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			o->seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
 }
 
 #endif /* KPCOMMON_H */

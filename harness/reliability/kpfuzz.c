@@ -1516,23 +1516,19 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long count = 20000, secs = 60, seed = 1;
+	struct kp_opts o = { .count = 20000, .secs = 60, .seed = 1 };
+	unsigned long count, secs;
 	struct utsname u;
 	struct buf *b = malloc(sizeof(*b));
 	double t0, el;
-	int c, armed = 1;
+	int armed = 1;
 
-	while ((c = getopt(argc, argv, "n:t:s:v")) != -1) {
-		switch (c) {
-		case 'n': count = strtoul(optarg, NULL, 0); break;
-		case 't': secs = strtoul(optarg, NULL, 0); break;
-		case 's': seed = strtoul(optarg, NULL, 0); break;
-		case 'v': verbose++; break;
-		default: usage();
-		}
-	}
+	kp_options(argc, argv, &o, usage);
+	count = o.count;
+	secs = o.secs;
+	verbose = o.verbose;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	rs = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
+	rs = o.seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
 	rs = rs ? rs : 1;
 	if (!uname(&u))
 		is_arm64 = !strcmp(u.machine, "aarch64");
@@ -1566,6 +1562,6 @@ int main(int argc, char **argv)
 	close(fd_dyn);
 	put(TR "tracing_on", "1", 0);
 	verify_clean();
-	summary(seed, u.machine, el);
+	summary(o.seed, u.machine, el);
 	return st.fails ? 1 : 0;
 }

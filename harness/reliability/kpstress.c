@@ -911,22 +911,19 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	static struct wstat mainst;
-	unsigned long secs = 30, seed = 1;
+	struct kp_opts o = { .count = cap, .secs = 30, .seed = 1 };
+	unsigned long secs, seed;
 	pid_t pids[NW];
 	struct utsname u;
 	char dir[300];
 	double t0;
-	int c, i;
+	int i;
 
-	while ((c = getopt(argc, argv, "n:t:s:v")) != -1) {
-		switch (c) {
-		case 'n': cap = strtoul(optarg, NULL, 0); break;
-		case 't': secs = strtoul(optarg, NULL, 0); break;
-		case 's': seed = strtoul(optarg, NULL, 0); break;
-		case 'v': verbose++; break;
-		default: usage();
-		}
-	}
+	kp_options(argc, argv, &o, usage);
+	cap = o.count;
+	secs = o.secs;
+	seed = o.seed;
+	verbose = o.verbose;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	me = &mainst;
 	big = malloc(BIGBUF);
