@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kpcommon.h: what the guest programs of make check-debug share (kpfuzz,
- * kpstress): a seeded PRNG, a monotonic clock, errno names, options.
+ * kpstress): a seeded PRNG, a monotonic clock, errno names,
+ * reading a file, options.
  * Static functions in a header: each program is one file built alone.
  */
 #ifndef KPCOMMON_H
 #define KPCOMMON_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,30 @@ static const char *ename(int e)
 			return t[i].n;
 	snprintf(s, sizeof(s), "E%d", e);
 	return s;
+}
+
+/* A file's text, NUL-terminated; its length, or -errno */
+static ssize_t slurp(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			len = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	if (len >= 0)
+		buf[len] = '\0';
+	close(fd);
+	return len;
 }
 
 /* The options both test programs take: -n COUNT -t SECONDS -s SEED -v */

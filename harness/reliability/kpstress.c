@@ -146,29 +146,6 @@ static int note(const char *op, int r)
 	return r;
 }
 
-static ssize_t slurp(const char *path, char *buf, size_t size)
-{
-	ssize_t n, len = 0;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -errno;
-	while ((size_t)len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			len = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	if (len >= 0)
-		buf[len] = '\0';
-	close(fd);
-	return len;
-}
-
 /* Write s to path (open, write, close); 0 or -errno. */
 static int put(const char *path, const char *s)
 {
