@@ -18,7 +18,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness check-debug check-clients baseline diff unit fuzz bench bench-smoke"
+	@echo "Targets: deps build run demo exec check check-harness check-debug check-clients baseline diff unit fuzz bench bench-smoke series series-verify series-check"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -114,6 +114,23 @@ fuzz: fuzz-deps
 # The harness's own tests: the console parser against saved real logs.
 check-harness:
 	python3 -m unittest discover -s harness/tests -t harness
+
+# The patch series (README, "The patch series"; plan in harness/series/):
+# series writes series/ (git format-patch + cover letter); series-verify
+# also applies it with git am to a fresh unpack of the base and runs
+# checkpatch.pl --strict on every patch (~2.5 min, in check);
+# series-check builds every patch for ARCH (both by default; ~1 h cold).
+.PHONY: series series-verify series-check
+series: deps
+	$(KTEST) series
+
+series-verify: deps
+	$(KTEST) series-verify
+
+series-check: deps
+	$(KTEST) series-check
+
+check: series-verify
 
 # After the ftracetests, the real clients on our x86_64 kernel (unless
 # ARCH or KERNEL leave that out): make check-clients ARCH=x86_64

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
 from . import bench, check, console, deps, expect, initramfs, kbuild, paths
-from . import reliability
+from . import reliability, series
 from . import qemu
 from .util import log
 
@@ -185,6 +185,19 @@ def cmd_check_debug(args):
     return 1 if failed else 0
 
 
+def cmd_series(args):
+    series.generate()
+    return 0
+
+
+def cmd_series_verify(args):
+    return 1 if series.verify() else 0
+
+
+def cmd_series_check(args):
+    return 1 if series.build_each(args.arches) else 0
+
+
 def cmd_parse(args):
     with open(args.log, errors="replace") as f:
         res = console.parse(f.read().splitlines())
@@ -207,7 +220,9 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="ktest", description=__doc__)
     p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
                                        "check", "parse", "make", "bench",
-                                       "bench-smoke", "check-debug"])
+                                       "bench-smoke", "check-debug",
+                                       "series", "series-verify",
+                                       "series-check"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
                    help="x86_64, arm64, or a blank-separated list")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
@@ -229,7 +244,8 @@ def parse_args(argv):
     p.add_argument("targets", nargs="*", help="kbuild targets (make)")
     args = p.parse_args(argv)
     default = list(archmod.ARCHES) if args.command in ("check", "build",
-                                                       "deps") \
+                                                       "deps",
+                                                       "series-check") \
         else [archmod.DEFAULT_ARCH]
     args.arches = args.arch.split() or default
     for name in args.arches:

@@ -9,7 +9,8 @@ Only paths the overlay or a patch touches (now or in an earlier sync, as
 recorded in a manifest) are compared and replaced.  A replaced file gets a
 fresh mtime, an unchanged one keeps its old mtime, so an incremental kbuild
 recompiles exactly what changed, including files that went back to
-upstream's version.
+upstream's version.  Upstream files the series plan deletes
+(harness/series/, see plan.py) are removed from our tree.
 """
 
 import filecmp
@@ -18,7 +19,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import paths
+from . import paths, plan
 from .util import log, run
 
 KTAR = "/usr/src/linux-source-6.12.tar.xz"
@@ -62,8 +63,8 @@ def overlay_files():
 
 
 def patch_files():
-    """Root-level *.patch files, applied in name order."""
-    return sorted(p for p in os.listdir(paths.REPO) if p.endswith(".patch"))
+    """Root-level *.patch files, in the order of the series plan."""
+    return plan.patch_order(overlay_files())
 
 
 def _patched_paths(patch):
@@ -79,7 +80,11 @@ def _patched_paths(patch):
 
 
 def _stage(base, stage):
-    """Write the desired version of every touched file under stage."""
+    """Write the desired version of every touched file under stage.
+
+    Return (touched, deleted): the paths the overlay and the patches
+    write, and the upstream paths the series plan deletes.
+    """
     touched = set()
     for rel in overlay_files():
         dst = os.path.join(stage, rel)
@@ -100,7 +105,8 @@ def _stage(base, stage):
         if r.returncode:
             raise SystemExit(f"ktest: {name} does not apply:\n{r.stdout}"
                              f"{r.stderr}")
-    return touched
+    deleted = set(plan.deleted(overlay_files())) - touched
+    return touched | deleted, deleted
 
 
 def _replace(src, dst):
@@ -112,10 +118,10 @@ def _replace(src, dst):
     os.replace(tmp, dst)
 
 
-def _sync_one(rel, stage, base, tree):
+def _sync_one(rel, stage, base, tree, deleted):
     """Make tree/rel equal the staged or pristine version; True if changed."""
     want = os.path.join(stage, rel)
-    if not os.path.exists(want):
+    if not os.path.exists(want) and rel not in deleted:
         want = os.path.join(base, rel)
     have = os.path.join(tree, rel)
     if not os.path.exists(want):
@@ -141,9 +147,9 @@ def ours():
     with open(os.path.join(tree, MANIFEST)) as f:
         old = set(filter(None, f.read().split("\n")))
     with tempfile.TemporaryDirectory(dir=paths.root()) as stage:
-        new = _stage(base, stage)
+        new, deleted = _stage(base, stage)
         changed = [rel for rel in sorted(old | new)
-                   if _sync_one(rel, stage, base, tree)]
+                   if _sync_one(rel, stage, base, tree, deleted)]
     with open(os.path.join(tree, MANIFEST) + ".tmp", "w") as f:
         f.write("\n".join(sorted(new)) + "\n")
     os.replace(os.path.join(tree, MANIFEST) + ".tmp",

@@ -1,0 +1,160 @@
+"""The series plan: harness/series/NN-slug.txt, one file per patch.
+
+A plan file is the commit message (subject, blank line, body,
+Signed-off-by), a line "---", then directives:
+
+    files: GLOB...      repo files (overlay paths) the patch adds or replaces
+    apply: NAME.patch   a root-level patch the patch includes
+    delete: PATH...     upstream files the patch deletes
+
+An empty message takes the subject and body of the single "apply:" patch.
+The plan is the one place that orders the root-level patches and lists
+the upstream files we delete: tree.py builds our kernel tree from it too,
+so the tree we test is the tree the series produces.  MAINTAINERS.patch
+is not in any plan file: series.py spreads its entry over the patches
+that add the files it lists.
+"""
+
+import fnmatch
+import glob
+import os
+import re
+
+from . import paths
+
+PLAN_DIR = os.path.join(paths.HARNESS, "series")
+MAINTAINERS_PATCH = "MAINTAINERS.patch"
+_NAME = re.compile(r"^(\d\d)-([a-z0-9-]+)\.txt$")
+
+
+class Step:
+    """One patch of the series."""
+
+    def __init__(self, num, slug):
+        self.num = num
+        self.slug = slug
+        self.message = ""
+        self.files = []
+        self.applies = []
+        self.deletes = []
+
+    @property
+    def subject(self):
+        return self.message.split("\n", 1)[0]
+
+
+def patch_message(name):
+    """Subject line and body of a root-level patch's mail header."""
+    with open(os.path.join(paths.REPO, name)) as f:
+        head = f.read().split("\n---\n", 1)[0]
+    m = re.search(r"^Subject: (?:\[PATCH\] )?(.*)$", head, re.M)
+    if not m:
+        raise SystemExit(f"plan: {name} has no Subject: line")
+    body = head.split("\n\n", 1)[1] if "\n\n" in head else ""
+    return f"{m.group(1)}\n\n{body.strip()}\n"
+
+
+def _expand(pattern, overlay, where):
+    hits = [p for p in overlay if fnmatch.fnmatchcase(p, pattern)]
+    if not hits:
+        raise SystemExit(f"plan: {where}: '{pattern}' matches no repo file")
+    return hits
+
+
+def _parse(path, num, slug, overlay):
+    step = Step(num, slug)
+    with open(path) as f:
+        text = f.read()
+    if text.startswith("---\n"):
+        msg, rest = "", text[4:]
+    elif "\n---\n" in text:
+        msg, rest = text.split("\n---\n", 1)
+    else:
+        raise SystemExit(f"plan: {path}: no '---' line before directives")
+    where = os.path.basename(path)
+    for line in rest.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, val = line.partition(":")
+        words = val.split()
+        if key == "files":
+            for w in words:
+                step.files += _expand(w, overlay, where)
+        elif key == "apply":
+            step.applies += words
+        elif key == "delete":
+            step.deletes += words
+        else:
+            raise SystemExit(f"plan: {where}: unknown directive '{key}'")
+    step.message = msg.strip() + "\n" if msg.strip() else ""
+    if not step.message:
+        if len(step.applies) != 1:
+            raise SystemExit(f"plan: {where}: no message and not exactly "
+                             "one 'apply:' to take it from")
+        step.message = patch_message(step.applies[0])
+    return step
+
+
+def load(overlay):
+    """The steps in order; @overlay: the repo's overlay file paths."""
+    steps = []
+    for name in sorted(os.listdir(PLAN_DIR)):
+        m = _NAME.match(name)
+        if m:
+            steps.append(_parse(os.path.join(PLAN_DIR, name), int(m[1]),
+                                m[2], overlay))
+    return steps
+
+
+def problems(steps, overlay, root_patches):
+    """What keeps the plan from covering the repo exactly once."""
+    errors = []
+    seen = {}
+    for s in steps:
+        for p in s.files + s.applies:
+            if p in seen:
+                errors.append(f"{p} in both {seen[p]} and {s.slug}")
+            seen[p] = s.slug
+    for p in overlay:
+        if p not in seen:
+            errors.append(f"{p} is in no patch of harness/series/")
+    for p in root_patches:
+        if p != MAINTAINERS_PATCH and p not in seen:
+            errors.append(f"{p} is in no patch of harness/series/")
+    for s in steps:
+        for p in s.applies:
+            if p not in root_patches:
+                errors.append(f"{s.slug}: no root-level patch {p}")
+    return errors
+
+
+def validate(steps, overlay, root_patches):
+    """Every overlay file and root patch in exactly one step, or exit."""
+    errors = problems(steps, overlay, root_patches)
+    if errors:
+        raise SystemExit("plan: " + "\n  ".join(errors))
+
+
+def root_patches():
+    """Root-level *.patch files, by name."""
+    return sorted(p for p in os.listdir(paths.REPO) if p.endswith(".patch"))
+
+
+def patch_order(overlay):
+    """Root-level patches in series order, then any the plan lacks.
+
+    A patch the plan does not list yet (work in progress) still builds,
+    after the listed ones in name order; make series refuses it.
+    """
+    names = root_patches()
+    if not glob.glob(os.path.join(PLAN_DIR, "[0-9][0-9]-*.txt")):
+        return names
+    order = [p for s in load(overlay) for p in s.applies if p in names]
+    return order + [p for p in names if p not in order]
+
+
+def deleted(overlay):
+    """Upstream files the series deletes."""
+    if not os.path.isdir(PLAN_DIR):
+        return []
+    return [p for s in load(overlay) for p in s.deletes]

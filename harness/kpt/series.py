@@ -1,0 +1,372 @@
+"""The patch series: the plan (harness/series/) as git commits on 6.12.
+
+    make series          write series/: git format-patch + cover letter
+    make series-verify   git am onto a fresh unpack of the base, compare
+                         with the tree we test, checkpatch every patch
+    make series-check    build every patch, x86_64 and arm64
+
+All git work happens in KPT_ROOT/series/repo, whose base commit is the
+pristine tree committed with a fixed identity and date, so its id only
+depends on the tarball: the same on every machine.  The series' commits
+are built in a private index (git apply --cached), never in a work tree,
+with fixed dates, so the patches are byte-identical from run to run.
+"""
+
+import fnmatch
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from . import kbuild, paths, plan, tree
+from .util import log, run
+
+AUTHOR = ("Kprobe Team", "kprobes@example.org")
+BASE_DATE = "1700000000 +0000"
+SERIES_DATE = 1764028800          # 2025-11-25 00:00 UTC; step n adds n min
+OUT = os.path.join(paths.REPO, "series")
+BRANCH = "refs/heads/series"
+COVER = os.path.join(plan.PLAN_DIR, "cover.txt")
+
+
+def _env(date, index=None):
+    env = dict(os.environ,
+               GIT_AUTHOR_NAME=AUTHOR[0], GIT_AUTHOR_EMAIL=AUTHOR[1],
+               GIT_COMMITTER_NAME=AUTHOR[0], GIT_COMMITTER_EMAIL=AUTHOR[1],
+               GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    if index:
+        env["GIT_INDEX_FILE"] = index
+    return env
+
+
+def git(repo, *args, env=None, inp=None, check=True):
+    """Run git in @repo; its stdout, stripped."""
+    r = subprocess.run(["git", "-C", repo, "-c", "core.autocrlf=false",
+                        "-c", "commit.gpgsign=false", *args],
+                       env=env or _env(BASE_DATE), input=inp,
+                       capture_output=True, text=True)
+    if check and r.returncode:
+        raise SystemExit(f"series: git {' '.join(args[:3])} failed:\n"
+                         f"{r.stdout}{r.stderr}")
+    return r.stdout.strip()
+
+
+def git_raw(repo, *args):
+    """git's stdout as it is (file contents)."""
+    return subprocess.run(["git", "-C", repo, *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def commit_tree(repo, src, msg):
+    """Commit every file of @src (a plain tree, not a repo) as a root."""
+    idx = os.path.join(repo, ".git", "kpt-base-index")
+    env = _env(BASE_DATE, idx)
+    if os.path.exists(idx):
+        os.unlink(idx)
+    git(repo, f"--work-tree={src}", "add", "-A", "-f", "--", ".",
+        ":(exclude).kpt-unpacked", ":(exclude).unpacked", env=env)
+    tid = git(repo, "write-tree", env=env)
+    os.unlink(idx)
+    return git(repo, "commit-tree", tid, "-m", msg, env=env)
+
+
+BASE_MSG = "Linux 6.12 (Debian linux-source-6.12)\n\nThe base of the series."
+
+
+def unpack(dst):
+    """A fresh unpack of the base tarball at @dst."""
+    shutil.rmtree(dst, ignore_errors=True)
+    os.makedirs(dst)
+    run(["tar", "-C", dst, "--strip-components=1", "-xf", tree.KTAR])
+
+
+def base_repo():
+    """KPT_ROOT/series/repo with tag 'base': the tarball, committed."""
+    repo = os.path.join(paths.root(), "series", "repo")
+    tree.pristine()
+    st = os.stat(tree.KTAR)
+    stamp = f"{st.st_size} {int(st.st_mtime)}"
+    stampf = os.path.join(repo, ".git", "kpt-base-stamp")
+    if os.path.exists(stampf):
+        with open(stampf) as f:
+            if f.read().strip() == stamp:
+                return repo
+    shutil.rmtree(repo, ignore_errors=True)
+    os.makedirs(repo)
+    git(repo, "init", "-q")
+    src = os.path.join(paths.root(), "series", "base-src")
+    log(f"series: committing {tree.KTAR} as the base (once per tarball)")
+    unpack(src)
+    cid = commit_tree(repo, src, BASE_MSG)
+    shutil.rmtree(src)
+    git(repo, "tag", "-f", "base", cid)
+    with open(stampf, "w") as f:
+        f.write(stamp + "\n")
+    return repo
+
+
+def _entry(base_text, final_text):
+    """Split MAINTAINERS into (before, entry lines, after) by the patch."""
+    a, b = base_text.splitlines(True), final_text.splitlines(True)
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    n = len(b) - len(a)
+    if n <= 0 or a[i:] != b[i + n:]:
+        raise SystemExit("series: MAINTAINERS.patch must only add one block")
+    return a[:i], b[i:i + n], a[i:]
+
+
+def _maintainers(base_text, final_text, touched):
+    """MAINTAINERS with the entry's F: lines that match @touched paths."""
+    before, entry, after = _entry(base_text, final_text)
+    keep = []
+    for line in entry:
+        if line.startswith("F:\t"):
+            pat = line[3:].strip()
+            if not any(_covers(pat, p) for p in touched):
+                continue
+        keep.append(line)
+    if not any(line.startswith("F:\t") for line in keep):
+        return base_text
+    return "".join(before + keep + after)
+
+
+def _covers(pattern, path):
+    if pattern.endswith("/"):
+        return path.startswith(pattern)
+    return fnmatch.fnmatchcase(path, pattern) and \
+        pattern.count("/") == path.count("/")
+
+
+def _patched(text, patch):
+    """@text with the single-file diff @patch applied (GNU patch)."""
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "f")
+        with open(f, "w") as out:
+            out.write(text)
+        run(["patch", "-s", f, "-i", patch], stdout=subprocess.DEVNULL)
+        with open(f) as inp:
+            return inp.read()
+
+
+def _add_blob(repo, env, rel, data=None, src=None):
+    if src is not None:
+        sha = git(repo, "hash-object", "-w", "--no-filters", src, env=env)
+        mode = "100755" if os.access(src, os.X_OK) else "100644"
+    else:
+        sha = git(repo, "hash-object", "-w", "--no-filters", "--stdin",
+                  env=env, inp=data)
+        mode = "100644"
+    git(repo, "update-index", "--add", "--cacheinfo", f"{mode},{sha},{rel}",
+        env=env)
+
+
+def _message(step):
+    msg = step.message
+    if "Signed-off-by:" not in msg:
+        raise SystemExit(f"series: {step.slug}: no Signed-off-by")
+    return msg
+
+
+def build_commits(repo, steps):
+    """The steps as commits on 'base'; returns the list of commit ids."""
+    base_m = git_raw(repo, "show", "base:MAINTAINERS")
+    final_m = _patched(base_m, os.path.join(paths.REPO,
+                                            plan.MAINTAINERS_PATCH))
+    idx = os.path.join(repo, ".git", "kpt-series-index")
+    if os.path.exists(idx):
+        os.unlink(idx)
+    parent, ids, touched = git(repo, "rev-parse", "base^{commit}"), [], set()
+    for step in steps:
+        env = _env(f"{SERIES_DATE + 60 * step.num} +0000", idx)
+        git(repo, "read-tree", parent, env=env)
+        for rel in step.files:
+            _add_blob(repo, env, rel, src=os.path.join(paths.REPO, rel))
+        for name in step.applies:
+            git(repo, "apply", "--cached", "-p1",
+                os.path.join(paths.REPO, name), env=env)
+            touched.update(tree._patched_paths(os.path.join(paths.REPO, name)))
+        for rel in step.deletes:
+            git(repo, "update-index", "--force-remove", rel, env=env)
+        touched.update(step.files)
+        _add_blob(repo, env, "MAINTAINERS",
+                  data=_maintainers(base_m, final_m, touched))
+        tid = git(repo, "write-tree", env=env)
+        parent = git(repo, "commit-tree", tid, "-p", parent, "-m",
+                     _message(step), env=env)
+        ids.append(parent)
+    os.unlink(idx)
+    git(repo, "update-ref", BRANCH, parent)
+    if _maintainers(base_m, final_m, touched) != final_m:
+        raise SystemExit("series: some F: line of MAINTAINERS.patch matches "
+                         "no file of the series")
+    return ids
+
+
+def compare_with_tree(repo, steps):
+    """The series' last tree must equal the tree the harness builds."""
+    src, base = tree.ours(), tree.pristine()
+    rels = {"MAINTAINERS", *(p for s in steps for p in s.files + s.deletes)}
+    for s in steps:
+        for name in s.applies:
+            rels.update(tree._patched_paths(os.path.join(paths.REPO, name)))
+    bad = []
+    for rel in sorted(rels):
+        r = subprocess.run(["git", "-C", repo, "cat-file", "blob",
+                            f"{BRANCH}:{rel}"], capture_output=True)
+        have = os.path.join(src, rel)
+        want = r.stdout if r.returncode == 0 else None
+        got = open(have, "rb").read() if os.path.exists(have) else None
+        if want != got:
+            bad.append(rel)
+    if bad:
+        raise SystemExit("series: differs from the tree we test in: " +
+                         " ".join(bad))
+    log(f"series: {len(rels)} files equal the tree we test ({src} over "
+        f"{base})")
+
+
+def _cover(path):
+    with open(COVER) as f:
+        subject, blurb = f.read().split("\n", 1)
+    with open(path) as f:
+        text = f.read()
+    text = text.replace("*** SUBJECT HERE ***", subject.strip())
+    text = text.replace("*** BLURB HERE ***", blurb.strip())
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def generate():
+    """make series: plan -> commits -> series/*.patch; return (repo, n)."""
+    overlay = tree.overlay_files()
+    steps = plan.load(overlay)
+    plan.validate(steps, overlay, plan.root_patches())
+    repo = base_repo()
+    ids = build_commits(repo, steps)
+    compare_with_tree(repo, steps)
+    if os.path.isdir(OUT):
+        for name in os.listdir(OUT):
+            if name.endswith(".patch"):
+                os.unlink(os.path.join(OUT, name))
+    os.makedirs(OUT, exist_ok=True)
+    env = _env(f"{SERIES_DATE} +0000")
+    git(repo, "format-patch", "-q", "--cover-letter", "--no-signature",
+        "--base=base", "--zero-commit", "-o", OUT, f"base..{BRANCH}",
+        env=env)
+    _cover(os.path.join(OUT, "0000-cover-letter.patch"))
+    log(f"series: {len(ids)} patches in {OUT} (base "
+        f"{git(repo, 'rev-parse', 'base')[:12]})")
+    return repo, len(ids)
+
+
+def patches():
+    """The numbered patches of series/, without the cover letter."""
+    return sorted(os.path.join(OUT, n) for n in os.listdir(OUT)
+                  if re.match(r"^\d{4}-.*\.patch$", n) and
+                  not n.startswith("0000-"))
+
+
+def verify():
+    """make series-verify: git am on a fresh unpack, then checkpatch."""
+    repo, n = generate()
+    am = os.path.join(paths.root(), "series", "am")
+    log(f"series: unpacking {tree.KTAR} afresh into {am}")
+    unpack(am)
+    git(am, "init", "-q")
+    cid = commit_tree(am, am, BASE_MSG)
+    if cid != git(repo, "rev-parse", "base^{commit}"):
+        raise SystemExit("series: a fresh unpack does not commit to the "
+                         "series base")
+    git(am, "update-ref", "HEAD", cid)
+    git(am, "reset", "-q")
+    r = subprocess.run(["git", "-C", am, "am", "-q", "--whitespace=error",
+                        *patches()], env=_env(f"{SERIES_DATE} +0000"),
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"series: git am failed:\n{r.stdout}{r.stderr}")
+    if git(am, "rev-parse", "HEAD^{tree}") != \
+            git(repo, "rev-parse", f"{BRANCH}^{{tree}}"):
+        raise SystemExit("series: git am gives another tree than the plan")
+    if git(am, "status", "--porcelain"):
+        raise SystemExit("series: git am left changes behind")
+    log(f"series: {n} patches apply with git am to a fresh unpack")
+    bad = checkpatch(tree.pristine())
+    shutil.rmtree(am, ignore_errors=True)
+    return bad
+
+
+def checkpatch(src):
+    """checkpatch.pl --strict on each patch, from @src; failures."""
+    bad = 0
+    for p in patches():
+        r = subprocess.run(["perl", "scripts/checkpatch.pl", "--strict",
+                            "--terse", "--no-summary", "--show-types", p],
+                           cwd=src, capture_output=True, text=True)
+        name = os.path.basename(p)
+        out = [line for line in r.stdout.splitlines() if line.strip()]
+        if r.returncode or out:
+            bad += 1
+            print(f"FAIL  checkpatch {name}")
+            for line in out[:40]:
+                print(f"      {line}")
+        else:
+            print(f"PASS  checkpatch {name}")
+    return bad
+
+
+def _worktree(repo):
+    """KPT_ROOT/src/series: a work tree of the series repo."""
+    wt = paths.src("series")
+    if not os.path.exists(os.path.join(wt, ".git")):
+        shutil.rmtree(wt, ignore_errors=True)
+        git(repo, "worktree", "prune")
+        log(f"series: checking out the base into {wt}")
+        git(repo, "worktree", "add", "-q", "--detach", wt, "base")
+    return wt
+
+
+def build_each(arches):
+    """make series-check: build every patch for each arch; failures.
+
+    One work tree and one build dir per arch (the check config), patches
+    in order, so each build is incremental over the previous patch's.
+    """
+    from . import arch as archmod
+    repo, n = generate()
+    wt = _worktree(repo)
+    ids = git(repo, "rev-list", "--reverse", f"base..{BRANCH}").split()
+    bad = 0
+    for i, cid in enumerate(ids, 1):
+        git(wt, "checkout", "-q", "--detach", cid)
+        subject = git(repo, "log", "-1", "--format=%s", cid)
+        for name in arches:
+            b = kbuild.Build("series", archmod.get(name))
+            b.src = wt
+            b.configure()
+            log(f"series: building {i}/{n} for {name}: {subject}")
+            logf = os.path.join(b.dir, f"patch-{i:02d}.log")
+            with open(logf, "w") as f:
+                rc = b.make(os.path.basename(b.arch.image), "modules",
+                            logf=f)
+            warn = _warnings(logf)
+            ok = rc == 0 and not warn
+            bad += not ok
+            print(f"{'PASS' if ok else 'FAIL'}  build {i:02d}/{n:02d} "
+                  f"{name:7} {subject}", flush=True)
+            for line in warn[:20]:
+                print(f"      {line}")
+            if rc:
+                print(f"      make failed, see {logf}")
+    return bad
+
+
+def _warnings(logf):
+    """Compiler and linker warnings in a build log."""
+    with open(logf, errors="replace") as f:
+        return [line.rstrip() for line in f
+                if re.search(r"\bwarning:|\berror:", line)]
