@@ -17,7 +17,8 @@
  *   @@KB bulk <mode> n=<N> add=<ms> enable=<ms> disable=<ms> delete=<ms>
  *   @@KB error <what> <why>           (the run then exits 1)
  *
- * Usage: kbench [-s suites] [-c case,...] [-n iters] [-r rounds]
+ * Usage: kbench [-s suites] [-c case,...] [-x name=args;...] [-n iters]
+ *               [-r rounds]
  *               [-N scale counts] [-B bulk counts] [-o offsets]
  *               [-m floor.ko]
  */
@@ -62,7 +63,10 @@
 #endif
 
 #define DEREF4 "+0(" P "):u64 +8(" P "):u64 +16(" P "):u64 +24(" P "):u64"
-#define KSTR "+0(@init_uts_ns):string"	/* "Linux" */
+#define KSTR "@init_uts_ns:string"	/* "Linux", init_uts_ns.name.sysname */
+/* The first word of init_uts_ns ("Linux\0\0\0") taken as an address: user
+ * range, so each read goes through the page fault handler and faults. */
+#define KFAULT "+0(@init_uts_ns)"
 #define USTR "+0(" UARG "):ustring"	/* ustr below, 14 chars */
 #define MIX16 R4 " " ARG2 " +0(" P "):u64 +8(" P "):u32 +16(" P "):s16" \
 	" +24(" P "):x8 $comm " USTR " " KSTR " @jiffies $stack0" \
@@ -88,6 +92,8 @@ static const struct hcase hcases[] = {
 	{ "kprobe-8arg",    ENTRY, ARG8 },
 	{ "kprobe-4deref",  ENTRY, DEREF4 },
 	{ "kprobe-string",  ENTRY, KSTR },
+	{ "kprobe-strfault", ENTRY, KFAULT ":string" },
+	{ "kprobe-fault",   ENTRY, KFAULT ":u64" },
 	{ "kprobe-ustring", ENTRY, USTR },
 	{ "kprobe-comm",    ENTRY, "$comm" },
 	{ "kprobe-16mix",   ENTRY, MIX16 },
@@ -103,6 +109,7 @@ static const struct hcase hcases[] = {
 static long iters = 200000;
 static int rounds = 5;
 static const char *caselist;
+static const char *extracases;	/* -x "name=args;name=args" */
 static const char *counts = "0,1000";
 static const char *bulkcounts = "10,100,1000";
 static const char *offsets = "";
@@ -405,6 +412,30 @@ static void run_hcase(const struct hcase *c)
 	fflush(stdout);
 }
 
+/* -x: ad-hoc entry probe cases, "name=args;name=args", for experiments */
+static void run_extra_cases(void)
+{
+	char *list, *tok, *save, *eq;
+
+	if (!extracases)
+		return;
+	list = strdup(extracases);
+	for (tok = strtok_r(list, ";", &save); tok;
+	     tok = strtok_r(NULL, ";", &save)) {
+		struct hcase c = { .name = tok, .how = ENTRY };
+
+		eq = strchr(tok, '=');
+		if (!eq) {
+			err("extra", "'%s' is not name=args", tok);
+			continue;
+		}
+		*eq = '\0';
+		c.args = eq + 1;
+		run_hcase(&c);
+	}
+	free(list);
+}
+
 static void suite_hit(void)
 {
 	double v[MAXR];
@@ -416,6 +447,7 @@ static void suite_hit(void)
 	for (size_t i = 0; i < NHCASES; i++)
 		if (selected(hcases[i].name))
 			run_hcase(&hcases[i]);
+	run_extra_cases();
 }
 
 /*
@@ -706,10 +738,11 @@ int main(int argc, char **argv)
 	char *list, *tok, *save;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:c:n:r:N:B:o:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:x:n:r:N:B:o:m:")) != -1) {
 		switch (opt) {
 		case 's': suites = optarg; break;
 		case 'c': caselist = optarg; break;
+		case 'x': extracases = optarg; break;
 		case 'n': iters = atol(optarg); break;
 		case 'r': rounds = atoi(optarg); break;
 		case 'N': counts = optarg; break;

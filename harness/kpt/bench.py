@@ -9,6 +9,7 @@ upstream and ours alternately, BULK_ROUNDS times each, and takes medians.
 """
 
 import os
+import shlex
 import re
 import shutil
 import statistics
@@ -45,6 +46,7 @@ class Params:
         self.iters = int(env.get("ITERS") or 200000)
         self.rounds = int(env.get("ROUNDS") or 5)
         self.cases = env.get("CASES", "")
+        self.xcases = env.get("XCASES", "")
         self.scale = env.get("SCALE_COUNTS") or \
             ("0,1000,10000" if long_mode else "0,1000")
         self.bulk = env.get("BULK_COUNTS") or \
@@ -138,13 +140,15 @@ def kbench_args(p, suites, offs):
             "-m", "/kpt/job/kbfloor.ko"]
     if p.cases:
         args += ["-c", p.cases]
+    if p.xcases:
+        args += ["-x", p.xcases]
     return args
 
 
 def job_script(path, args):
     with open(path, "w") as f:
         f.write("#!/bin/sh\n# kbench job (harness/kpt/bench.py)\n"
-                f"/kpt/job/kbench {' '.join(args)}\n")
+                f"/kpt/job/kbench {' '.join(map(shlex.quote, args))}\n")
 
 
 # ----------------------------------------------------------------------
@@ -411,6 +415,9 @@ def main(h, args):
             if lines:
                 new[sec] = lines
                 print("\n".join(lines) + "\n", flush=True)
+        if p.xcases:
+            log(f"{name}: XCASES is an experiment: results not saved")
+            continue
         path = save(results_path(name), name, new)
         log(f"{name}: bench took {time.monotonic() - t0:.0f}s; "
             f"results in {path}")

@@ -311,7 +311,11 @@ static noinline void store_symstr(struct probe_hit *h, unsigned int dst,
 
 NOKPROBE_SYMBOL(store_symstr);
 
-/* @count elements; one faulting element leaves the others alone */
+/*
+ * @count elements; one faulting element leaves the others alone.  A fault
+ * costs a trip through the page fault handler (about a thousand
+ * instructions), so a single element is not read a second time.
+ */
 static nokprobe_inline void store_mem(const struct probe_insn *insn,
 				      struct probe_hit *h, unsigned long addr,
 				      u8 mem)
@@ -321,6 +325,10 @@ static nokprobe_inline void store_mem(const struct probe_insn *insn,
 
 	if (likely(!mem_read(p, addr, insn->size * insn->count, mem)))
 		return;
+	if (insn->count == 1) {
+		memset(p, 0, insn->size);
+		return;
+	}
 	for (i = 0; i < insn->count; i++, p += insn->size, addr += insn->size)
 		if (mem_read(p, addr, insn->size, mem))
 			memset(p, 0, insn->size);
