@@ -38,6 +38,7 @@ typedef unsigned int gfp_t;
 
 #define GFP_KERNEL	0u
 #define BITS_PER_LONG	((int)(8 * sizeof(long)))
+#define U8_MAX		((u8)~0U)
 #define BIT(n)		(1UL << (n))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define noinline_for_stack	__attribute__((__noinline__))

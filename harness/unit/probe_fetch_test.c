@@ -445,6 +445,32 @@ static void test_faults(void)
 	kshim_non_overlapping = true;
 }
 
+/*
+ * Neighbouring reads from one source share one store (joins_prev()); the
+ * record must be what separate reads give, faults included.
+ */
+static void test_joined_reads(void)
+{
+	CASE("p vfs_read +0(%di):u64 +8(%di):x64 +0x10(%di):u64",
+	     " arg1=1234605616436508552 arg2=0xffff888000001000"
+	     " arg3=139637976731680",
+	     "u64:0x1122334455667788|u64:0xffff888000001000"
+	     "|u64:0x7f0000001020");
+	/* an array and a scalar after it; a different size is not joined */
+	CASE("p vfs_read +0(%di):u64[2] +0x10(%di):x64 +0x18(%di):u32",
+	     " arg1={1234605616436508552,18446612682070036480}"
+	     " arg2=0x7f0000001020 arg3=181",
+	     "u64:0x1122334455667788|u64:0xffff888000001000"
+	     "|u64:0x7f0000001020|u32:0xb5");
+	/* "abcd" and then a hole: the second half faults alone */
+	CASE("p vfs_read +0(%r11):u32 +4(%r11):u32",
+	     " arg1=1684234849 arg2=0", "u32:0x64636261|u32:0");
+	/* not contiguous, or another register: separate reads */
+	CASE("p vfs_read +0(%di):u64 +0x10(%di):u64 +0(%si):u8",
+	     " arg1=1234605616436508552 arg2=139637976731680 arg3=47",
+	     "u64:0x1122334455667788|u64:0x7f0000001020|u8:47");
+}
+
 /* ---- Bitfields, arrays ---- */
 
 static void test_bitfields(void)
@@ -1030,6 +1056,7 @@ int main(void)
 	test_types();
 	test_derefs();
 	test_faults();
+	test_joined_reads();
 	test_bitfields();
 	test_arrays();
 	test_eprobe_string_arrays();

@@ -28,6 +28,7 @@
 #include <linux/array_size.h>
 #include <linux/err.h>
 #include <linux/kprobes.h>
+#include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
@@ -654,6 +655,8 @@ struct pf_build {
 	unsigned int offset;		/* the next field */
 	unsigned int dyn_const;
 	bool has_dyn;
+	unsigned int open_store;	/* ST_MEM the next argument may join */
+	unsigned int open_count;	/* its elements so far */
 	struct probe_insn scratch;	/* what emit() fills while counting */
 };
 
@@ -938,6 +941,49 @@ static void add_field(struct pf_build *b, const struct tpp_arg *arg,
 	f->tpp_type = arg->type;
 }
 
+/* A register-like source, one dereference folded into a plain store */
+static bool joinable(const struct tpp_arg *arg)
+{
+	u8 op = store_op(arg);
+
+	switch (arg->fetch.src) {
+	case TPP_SRC_REG:
+	case TPP_SRC_STACK:
+	case TPP_SRC_STACKP:
+	case TPP_SRC_RETVAL:
+	case TPP_SRC_ARG:
+	case TPP_SRC_EARG:
+		break;
+	default:
+		return false;
+	}
+	return (op == PROBE_OP_ST_MEM || op == PROBE_OP_ST_UMEM) &&
+	       arg->fetch.nr_derefs == 1 && takes_deref(arg, op) &&
+	       !arg->bf_bytes;
+}
+
+/*
+ * Neighbouring arguments that read neighbouring memory from the same
+ * source ("+0(%sp):u64 +8(%sp):u64", two fields of one struct) lie side
+ * by side in the record too, so argument @i can join the store of the one
+ * before: one read for both.  A fault still reads them one by one.
+ */
+static bool joins_prev(const struct pf_build *b, unsigned int i)
+{
+	const struct tpp_arg *p = &b->def->args[i - 1];
+	const struct tpp_arg *a = &b->def->args[i];
+	unsigned int size = tpp_type_size(a->type);
+
+	return !(b->def->flags & TPP_USER) && joinable(p) && joinable(a) &&
+	       store_op(p) == store_op(a) && p->fetch.src == a->fetch.src &&
+	       p->fetch.val == a->fetch.val &&
+	       p->fetch.deref[0].user == a->fetch.deref[0].user &&
+	       tpp_type_size(p->type) == size &&
+	       a->fetch.deref[0].offset == p->fetch.deref[0].offset +
+					   (long)size * (p->count ?: 1) &&
+	       b->open_count + (a->count ?: 1) <= U8_MAX;
+}
+
 static int emit_arg(struct pf_build *b, unsigned int i)
 {
 	const struct tpp_arg *arg = &b->def->args[i];
@@ -946,9 +992,18 @@ static int emit_arg(struct pf_build *b, unsigned int i)
 	int ret;
 
 	add_field(b, arg, i);
+	if (i && joins_prev(b, i)) {
+		b->open_count += arg->count ?: 1;
+		if (b->prog)
+			b->prog->insn[b->open_store].count = b->open_count;
+		b->offset += tpp_type_size(arg->type) * (arg->count ?: 1);
+		return 0;
+	}
 	ret = emit_run(b, arg, op, false, text);
 	if (ret)
 		return ret;
+	b->open_store = b->nr_insn - 1;
+	b->open_count = arg->count ?: 1;
 	emit_bitfield(b, arg);
 	if (pf_types[arg->type].kind == PF_STRING)
 		b->has_dyn = true;
