@@ -5,6 +5,8 @@ goes into the .config, so a second run reuses it and an incremental make
 only rebuilds what the overlay changed.
 """
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
@@ -35,6 +37,27 @@ def config_hash(arch, debug, clients=False):
         with open(frag, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
+
+
+def _source(kernel):
+    with locked(f"src-{kernel}"):
+        return tree.source(kernel)
+
+
+@contextlib.contextmanager
+def locked(name):
+    """Hold KPT_ROOT/locks/@name: two harness runs at once (a bench beside
+    a check, two engineers) take turns at syncing a tree or building in a
+    build dir instead of corrupting it."""
+    d = os.path.join(paths.root(), "locks")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name + ".lock"), "w") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"waiting for another harness run ({name})")
+            fcntl.flock(f, fcntl.LOCK_EX)
+        yield
 
 
 class Build:
@@ -102,14 +125,19 @@ class Build:
 
     def targets(self, *targets):
         """Sync the source, configure, make just @targets (e.g. one .o)."""
-        self.src = tree.source(self.kernel)
-        self.configure()
-        self._logged_make("targets", *targets)
+        with locked(os.path.basename(self.dir)):
+            self.src = _source(self.kernel)
+            self.configure()
+            self._logged_make("targets", *targets)
         return self
 
     def build(self):
         """Sync the source, configure, build image and modules."""
-        self.src = tree.source(self.kernel)
+        with locked(os.path.basename(self.dir)):
+            return self._build()
+
+    def _build(self):
+        self.src = _source(self.kernel)
         if (os.environ.get("KPT_NOBUILD", "0") not in ("", "0") and
                 os.path.exists(self.image)):
             log(f"KPT_NOBUILD: using {self.image} as it is")
