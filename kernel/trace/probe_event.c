@@ -131,6 +131,7 @@ struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&ev->members);
 	INIT_LIST_HEAD(&ev->links);
+	INIT_LIST_HEAD(&ev->batch);
 	INIT_LIST_HEAD(&ev->class.fields);
 	ev->head = head;
 	ev->ops = ops;
@@ -166,6 +167,7 @@ void pev_free(struct pev *ev)
 {
 	if (!ev)
 		return;
+	WARN_ON_ONCE(!list_empty(&ev->batch));
 	probe_prog_free(ev->layout);
 	kfree(ev->call.print_fmt);
 	kfree(ev->call.name);
@@ -267,6 +269,47 @@ int pev_unregister(struct pev *ev)
 
 /* ---- Enable and disable ---- */
 
+/*
+ * A group enable (events/GRP/enable, events/enable, set_event) reaches its
+ * events one by one, and arming a kprobe on ftrace costs one update of
+ * every ftrace call site.  Between trace_probe_batch_begin() and
+ * trace_probe_batch_end(), an event whose type arms many at once
+ * (pev_ops.arm_many) only goes on pev_batch; the end arms or disarms what
+ * is there with one call per type.  Both under event_mutex.
+ */
+static LIST_HEAD(pev_batch);
+static unsigned int pev_batch_depth;
+
+/* Leave arming or disarming @ev to the end of the batch, if one is open */
+static bool pev_defer(struct pev *ev)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!pev_batch_depth || !ev->ops->arm_many)
+		return false;
+	if (list_empty(&ev->batch))
+		list_add_tail(&ev->batch, &pev_batch);
+	return true;
+}
+
+static int pev_arm(struct pev *ev)
+{
+	int ret;
+
+	if (pev_defer(ev))
+		return 0;
+	ret = ev->ops->arm(ev);
+	ev->armed = !ret;
+	return ret;
+}
+
+static void pev_disarm(struct pev *ev)
+{
+	if (pev_defer(ev) || !ev->armed)
+		return;
+	ev->ops->disarm(ev);
+	ev->armed = false;
+}
+
 static int pev_enable(struct pev *ev, struct trace_event_file *file)
 {
 	bool was = pev_enabled(ev);
@@ -288,7 +331,7 @@ static int pev_enable(struct pev *ev, struct trace_event_file *file)
 	}
 	if (was)
 		return 0;
-	ret = ev->ops->arm(ev);
+	ret = pev_arm(ev);
 	if (!ret)
 		return 0;
 	WRITE_ONCE(ev->flags, 0);
@@ -332,7 +375,7 @@ static int pev_disable(struct pev *ev, struct trace_event_file *file)
 	}
 	WRITE_ONCE(ev->flags, flags);
 	if (!flags)
-		ev->ops->disarm(ev);
+		pev_disarm(ev);
 	if (!link)
 		return 0;
 	if (ev->ops->file_off)
@@ -344,6 +387,110 @@ static int pev_disable(struct pev *ev, struct trace_event_file *file)
 	 */
 	kfree_rcu(link, rcu);
 	return 0;
+}
+
+/**
+ * trace_probe_batch_begin - start a group enable or disable
+ *
+ * Until trace_probe_batch_end(), events whose type arms many probes at
+ * once are only marked enabled or disabled.  Caller holds event_mutex.
+ */
+void trace_probe_batch_begin(void)
+{
+	lockdep_assert_held(&event_mutex);
+	pev_batch_depth++;
+}
+
+/*
+ * The enable of @ev failed at the end of a batch: take it out of every
+ * trace instance that enabled it in the batch, which is all of them, since
+ * it was disabled before.
+ */
+static void pev_drop_files(struct pev *ev)
+{
+	struct pev_link *link, *next;
+
+	list_for_each_entry_safe(link, next, &ev->links, list)
+		trace_event_enable_disable(link->file, 0, 0);
+}
+
+/* Arm the events on @evs, of type @ops: all at once, else one by one */
+static int pev_arm_list(const struct pev_ops *ops, struct list_head *evs)
+{
+	struct pev *ev, *next;
+	int ret = 0, many, err;
+
+	if (list_empty(evs))
+		return 0;
+	many = ops->arm_many(evs);
+	list_for_each_entry_safe(ev, next, evs, batch) {
+		list_del_init(&ev->batch);
+		err = many ? ops->arm(ev) : 0;
+		if (err) {
+			pev_drop_files(ev);
+			ret = ret ?: err;
+			continue;
+		}
+		ev->armed = true;
+	}
+	return ret;
+}
+
+static void pev_disarm_list(const struct pev_ops *ops, struct list_head *evs)
+{
+	struct pev *ev, *next;
+
+	if (list_empty(evs))
+		return;
+	ops->disarm_many(evs);
+	list_for_each_entry_safe(ev, next, evs, batch) {
+		list_del_init(&ev->batch);
+		ev->armed = false;
+	}
+}
+
+/* Move the batched events of type @ops that must change to @arm or @disarm */
+static void pev_batch_take(const struct pev_ops *ops, struct list_head *arm,
+			   struct list_head *disarm)
+{
+	struct pev *ev, *next;
+
+	list_for_each_entry_safe(ev, next, &pev_batch, batch) {
+		if (ev->ops != ops)
+			continue;
+		if (pev_enabled(ev) == ev->armed)
+			list_del_init(&ev->batch);
+		else
+			list_move_tail(&ev->batch, ev->armed ? disarm : arm);
+	}
+}
+
+/**
+ * trace_probe_batch_end - arm and disarm what the group enable left
+ *
+ * Caller holds event_mutex.  An event that could not be armed is disabled
+ * again in every instance.
+ *
+ * Return: 0, or the first error arming an event.
+ */
+int trace_probe_batch_end(void)
+{
+	const struct pev_ops *ops;
+	LIST_HEAD(disarm);
+	LIST_HEAD(arm);
+	int ret = 0, err;
+
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(!pev_batch_depth) || --pev_batch_depth)
+		return 0;
+	while (!list_empty(&pev_batch)) {
+		ops = list_first_entry(&pev_batch, struct pev, batch)->ops;
+		pev_batch_take(ops, &arm, &disarm);
+		pev_disarm_list(ops, &disarm);
+		err = pev_arm_list(ops, &arm);
+		ret = ret ?: err;
+	}
+	return ret;
 }
 
 /**

@@ -41,6 +41,10 @@ enum pev_head {
  * @arm: start hitting on every member probe; 0 or a negative errno, in
  *	which case nothing stays armed
  * @disarm: stop hitting on every member probe
+ * @arm_many: optional: @arm every event on @evs (linked by &pev.batch, all
+ *	of this type) at once; 0 or a negative errno, in which case none
+ *	stays armed.  A group enable waits to arm events of a type that has it
+ * @disarm_many: @disarm every event on @evs at once; needed with @arm_many
  * @file_on: optional: the event is being enabled in @file's trace
  *	instance; 0 or a negative errno, in which case it is not
  * @file_off: optional: undo @file_on, after the hit path let go of @file
@@ -56,6 +60,8 @@ enum pev_head {
 struct pev_ops {
 	int (*arm)(struct pev *ev);
 	void (*disarm)(struct pev *ev);
+	int (*arm_many)(struct list_head *evs);
+	void (*disarm_many)(struct list_head *evs);
 	int (*file_on)(struct pev *ev, struct trace_event_file *file);
 	void (*file_off)(struct pev *ev, struct trace_event_file *file);
 	void (*show_place)(struct pev *ev, struct trace_seq *s,
@@ -69,6 +75,9 @@ struct pev_ops {
  * @funcs: its printer
  * @head: record header kind
  * @flags: PEV_F_*, read locklessly at hits
+ * @armed: @ops->arm succeeded and @ops->disarm did not follow yet
+ * @batch: on the list of events whose arming waits for the end of a group
+ *	enable or disable (see trace_probe_batch_begin()); empty otherwise
  * @members: the probe type's probe points, in creation order
  * @links: trace_event_file links this event writes to (RCU)
  * @layout: record layout and print format, owned
@@ -81,6 +90,8 @@ struct pev {
 	struct trace_event_functions funcs;
 	enum pev_head head;
 	unsigned int flags;
+	bool armed;
+	struct list_head batch;
 	struct list_head members;
 	struct list_head links;
 	struct probe_prog *layout;

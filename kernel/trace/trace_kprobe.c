@@ -428,9 +428,68 @@ static int tk_arm(struct pev *ev)
 	return 0;
 }
 
+/*
+ * The kprobes of the usable probes of the events on @evs (linked by their
+ * batch node), for enable_kprobes() and disable_kprobes(); in *@num.
+ */
+static struct kprobe **tk_kprobes_of(struct list_head *evs, int *num)
+{
+	struct kprobe **kps;
+	struct pev *ev;
+	struct tk *tk;
+	int n = 0;
+
+	list_for_each_entry(ev, evs, batch)
+		list_for_each_entry(tk, &ev->members, member)
+			n += tk_usable(tk);
+	kps = kmalloc_array(max(n, 1), sizeof(*kps), GFP_KERNEL);
+	if (!kps)
+		return NULL;
+	n = 0;
+	list_for_each_entry(ev, evs, batch)
+		list_for_each_entry(tk, &ev->members, member)
+			if (tk_usable(tk))
+				kps[n++] = &tk->rp.kp;
+	*num = n;
+	return kps;
+}
+
+/* A group enable: one ftrace update for all the kprobes on ftrace */
+static int tk_arm_many(struct list_head *evs)
+{
+	struct kprobe **kps;
+	int n, ret;
+
+	kps = tk_kprobes_of(evs, &n);
+	if (!kps)
+		return -ENOMEM;
+	ret = n ? enable_kprobes(kps, n) : 0;
+	kfree(kps);
+	return ret;
+}
+
+static void tk_disarm_many(struct list_head *evs)
+{
+	struct kprobe **kps;
+	struct pev *ev;
+	int n;
+
+	kps = tk_kprobes_of(evs, &n);
+	if (!kps) {
+		list_for_each_entry(ev, evs, batch)
+			tk_disarm(ev);
+		return;
+	}
+	if (n)
+		disable_kprobes(kps, n);
+	kfree(kps);
+}
+
 static const struct pev_ops tk_pev_ops = {
 	.arm = tk_arm,
 	.disarm = tk_disarm,
+	.arm_many = tk_arm_many,
+	.disarm_many = tk_disarm_many,
 };
 
 /* ---- Life cycle of a probe ---- */
