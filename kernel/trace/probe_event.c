@@ -253,6 +253,18 @@ int pev_register(struct pev *ev)
 }
 
 /**
+ * pev_busy - whether pev_unregister() refuses the event
+ * @ev: a registered event
+ *
+ * Return: true while it is enabled or in use.  Caller holds event_mutex.
+ */
+bool pev_busy(struct pev *ev)
+{
+	lockdep_assert_held(&event_mutex);
+	return pev_enabled(ev) || trace_event_dyn_busy(&ev->call);
+}
+
+/**
  * pev_unregister - remove the event from tracefs
  * @ev: a registered event
  *
@@ -262,7 +274,7 @@ int pev_register(struct pev *ev)
 int pev_unregister(struct pev *ev)
 {
 	lockdep_assert_held(&event_mutex);
-	if (pev_enabled(ev) || trace_event_dyn_busy(&ev->call))
+	if (pev_busy(ev))
 		return -EBUSY;
 	return trace_remove_event_call(&ev->call);
 }
@@ -719,7 +731,8 @@ static int pev_list_open(struct inode *inode, struct file *file)
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
 	if (!ret && trunc && list->command)
-		ret = dyn_events_release_all(list->ops);
+		ret = list->release_all ? list->release_all() :
+		      dyn_events_release_all(list->ops);
 	if (ret < 0)
 		return ret;
 	ret = seq_open(file, &pev_list_seq_ops);

@@ -147,6 +147,7 @@ struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
 		      const struct pev_ops *ops, int type_flag);
 void pev_free(struct pev *ev);
 int pev_register(struct pev *ev);
+bool pev_busy(struct pev *ev);
 int pev_unregister(struct pev *ev);
 struct pev *pev_find(const char *group, const char *event);
 int pev_reg(struct trace_event_call *call, enum trace_reg type, void *data);
@@ -163,11 +164,14 @@ struct dyn_event_operations;
  * @line: prints one event's line
  * @command: runs one line written to the file; NULL for a read-only
  *	file.  A writable file clears the type's events on an O_TRUNC open.
+ * @release_all: optional: what clears them (0 or a negative errno);
+ *	without it, dyn_events_release_all()
  */
 struct pev_list {
 	struct dyn_event_operations *ops;
 	int (*line)(struct seq_file *m, struct dyn_event *ev);
 	int (*command)(const char *raw);
+	int (*release_all)(void);
 };
 
 extern const struct file_operations pev_list_fops;

@@ -797,6 +797,134 @@ static struct dyn_event_operations tk_dyn_ops = {
 	.create = tk_dyn_create,
 };
 
+/* ---- Deleting every kprobe event at once ---- */
+
+/*
+ * What an O_TRUNC of kprobe_events takes out: the probes, and their kprobes
+ * and kretprobes to unregister together, one grace period for all where
+ * unregister_kprobe() waits one each.
+ */
+struct tk_gone {
+	struct tk **tks;
+	struct kprobe **kps;
+	struct kretprobe **rps;
+	int n, nk, nr;
+};
+
+static int tk_count_busy(int *n)
+{
+	struct dyn_event *pos;
+
+	lockdep_assert_held(&event_mutex);
+	*n = 0;
+	for_each_dyn_event(pos) {
+		if (!is_tk(pos))
+			continue;
+		if (pev_busy(to_tk(pos)->ev))
+			return -EBUSY;
+		(*n)++;
+	}
+	return 0;
+}
+
+static void tk_gone_destroy(struct tk_gone *g)
+{
+	kfree(g->tks);
+	kfree(g->kps);
+	kfree(g->rps);
+}
+
+static int tk_gone_init(struct tk_gone *g, int n)
+{
+	*g = (struct tk_gone){};
+	g->tks = kmalloc_array(n, sizeof(*g->tks), GFP_KERNEL);
+	g->kps = kmalloc_array(n, sizeof(*g->kps), GFP_KERNEL);
+	g->rps = kmalloc_array(n, sizeof(*g->rps), GFP_KERNEL);
+	if (g->tks && g->kps && g->rps)
+		return 0;
+	tk_gone_destroy(g);
+	return -ENOMEM;
+}
+
+/*
+ * Take @tk off the dyn_event list, and its event out of tracefs with its
+ * first probe; the kprobe stays registered, noted in @g.
+ */
+static int tk_take_out(struct tk *tk, struct tk_gone *g)
+{
+	int ret;
+
+	if (tk == tk_first(tk->ev)) {
+		ret = pev_unregister(tk->ev);
+		if (ret)
+			return ret;
+	}
+	dyn_event_remove(&tk->devent);
+	g->tks[g->n++] = tk;
+	if (!tk->registered)
+		return 0;
+	if (tk_is_return(tk))
+		g->rps[g->nr++] = &tk->rp;
+	else
+		g->kps[g->nk++] = &tk->rp.kp;
+	return 0;
+}
+
+/* Unregister what @g noted and free the probes, their events with them */
+static void tk_gone_free(struct tk_gone *g)
+{
+	int i;
+
+	if (g->nk)
+		unregister_kprobes(g->kps, g->nk);
+	if (g->nr)
+		unregister_kretprobes(g->rps, g->nr);
+	for (i = 0; i < g->n; i++) {
+		g->tks[i]->registered = false;
+		tk_unlink(g->tks[i]);
+		tk_free(g->tks[i]);
+	}
+}
+
+/* Every kprobe event goes, or (busy) none; under event_mutex */
+static int tk_release_locked(struct tk_gone *g)
+{
+	struct dyn_event *pos, *next;
+	int ret = 0;
+
+	lockdep_assert_held(&event_mutex);
+	for_each_dyn_event_safe(pos, next) {
+		if (!is_tk(pos))
+			continue;
+		/* only a racing open of an event file fails here */
+		ret = tk_take_out(to_tk(pos), g);
+		if (ret)
+			break;
+	}
+	tk_gone_free(g);
+	return ret;
+}
+
+/* O_TRUNC of kprobe_events */
+static int tk_release_all(void)
+{
+	struct tk_gone g;
+	int n, ret;
+
+	mutex_lock(&event_mutex);
+	ret = tk_count_busy(&n);
+	if (!ret && n && !tk_gone_init(&g, n)) {
+		ret = tk_release_locked(&g);
+		tk_gone_destroy(&g);
+		n = 0;
+	}
+	/* the events are gone: their records must not outlive them */
+	tracing_reset_all_online_cpus();
+	mutex_unlock(&event_mutex);
+	/* without memory for @g: one grace period per probe */
+	return ret || !n ? ret : dyn_events_release_all(&tk_dyn_ops);
+}
+
 /* ---- kprobe_events and kprobe_profile ---- */
 
 static int tk_profile_line(struct seq_file *m, struct dyn_event *ev)
@@ -812,6 +940,7 @@ static const struct pev_list tk_events_list = {
 	.ops = &tk_dyn_ops,
 	.line = tk_dyn_show,
 	.command = tk_create_or_delete,
+	.release_all = tk_release_all,
 };
 
 static const struct pev_list tk_profile_list = {
