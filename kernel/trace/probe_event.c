@@ -14,6 +14,7 @@
 #include "trace_dynevent.h"
 #include "trace_output.h"
 #include "probe_event.h"
+#include "probe_batch.h"
 
 /* ---- Fields and printing ---- */
 
@@ -200,6 +201,22 @@ struct pev *pev_find(const char *group, const char *event)
 }
 
 /*
+ * @ev's file in @tr, by pointer: the event core adds a new event's files at
+ * the head of each instance's list, so this stops at once for a new event,
+ * where a lookup by name compares strings with every event of the system.
+ */
+static struct trace_event_file *pev_file_in(struct trace_array *tr,
+					    struct pev *ev)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &tr->events, list)
+		if (file->event_call == &ev->call)
+			return file;
+	return NULL;
+}
+
+/*
  * trace_add_event_call() succeeds even when an instance's events/GRP/EVENT
  * directory could not be made (no memory): the event would exist with no
  * file to enable it.  Every instance with an events/ directory must have
@@ -216,7 +233,7 @@ static bool pev_dirs_made(struct pev *ev)
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
 		if (!tr->event_dir)
 			continue;
-		file = __find_event_file(tr, pev_group(ev), pev_name(ev));
+		file = pev_file_in(tr, ev);
 		if (file ? !file->ei : tr->flags & TRACE_ARRAY_FL_GLOBAL)
 			ok = false;
 	}

@@ -36,25 +36,6 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call);
 #define trace_kprobe_error_injectable(call)	((void)(call), false)
 #endif
 
-/*
- * The event core (trace_events.c) brackets a group enable or disable with
- * these: probe events whose probes can be armed many at once wait for the
- * end.  Called under event_mutex.
- */
-#ifdef CONFIG_PROBE_EVENTS
-void trace_probe_batch_begin(void);
-int trace_probe_batch_end(void);
-#else
-static inline void trace_probe_batch_begin(void)
-{
-}
-
-static inline int trace_probe_batch_end(void)
-{
-	return 0;
-}
-#endif
-
 #ifdef CONFIG_PERF_EVENTS
 struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 						   unsigned long offs,
