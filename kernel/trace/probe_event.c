@@ -189,11 +189,12 @@ struct pev *pev_find(const char *group, const char *event)
 	const char *name;
 
 	lockdep_assert_held(&event_mutex);
+	/* names differ sooner than systems: many events share one system */
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (!call->class->system || strcmp(group, call->class->system))
-			continue;
 		name = trace_event_name(call);
-		if (name && !strcmp(event, name))
+		if (!name || strcmp(event, name))
+			continue;
+		if (call->class->system && !strcmp(group, call->class->system))
 			return call->class->reg == pev_reg ? call->data :
 				ERR_PTR(-EEXIST);
 	}
@@ -245,16 +246,18 @@ static bool pev_dirs_made(struct pev *ev)
  * pev_register - make the event visible under events/GRP/EVENT
  * @ev: from pev_alloc()
  *
- * Return: 0, -EEXIST when the name is taken, or another negative errno.
- * Caller holds event_mutex.
+ * The caller found the name free with pev_find() and has held event_mutex
+ * since: every probe type looks the name up anyway, to append to an event
+ * or to refuse a name that is taken, and the walk grows with the number
+ * of events.
+ *
+ * Return: 0 or a negative errno.
  */
 int pev_register(struct pev *ev)
 {
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (pev_find(pev_group(ev), pev_name(ev)))
-		return -EEXIST;
 	if (!register_trace_event(&ev->call.event))
 		return -ENODEV;
 	ret = trace_add_event_call(&ev->call);
