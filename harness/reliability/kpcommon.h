@@ -13,8 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -128,6 +130,17 @@ static void kp_options(int argc, char **argv, struct kp_opts *o,
 			usage();
 		}
 	}
+}
+
+/* perf attributes for sampling every hit of the tracepoint with id @id */
+static void kp_tracepoint_attr(struct perf_event_attr *attr, const char *id)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->size = sizeof(*attr);
+	attr->config = strtoull(id, NULL, 10);
+	attr->sample_period = 1;
+	attr->sample_type = PERF_SAMPLE_RAW;
 }
 
 #endif /* KPCOMMON_H */

@@ -1049,12 +1049,7 @@ static void perf_toggle(struct ev *e)
 	ev_path(p, sizeof(p), e, 0, "id");
 	if (slurp(p, id, sizeof(id)) <= 0)
 		return;
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = strtoull(id, NULL, 10);
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_RAW;
+	kp_tracepoint_attr(&attr, id);
 	if (rn(2))
 		fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
 	else

@@ -234,12 +234,7 @@ static int perf_open(const char *ev, int pid, int cpu)
 			printf("kpstress: read %s: %s\n", p, ename(-n));
 		return n < 0 ? n : -ENOENT;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = strtoull(id, NULL, 10);
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_RAW;
+	kp_tracepoint_attr(&attr, id);
 	attr.disabled = 1;
 	fd = syscall(__NR_perf_event_open, &attr, pid, cpu, -1, 0);
 	return fd < 0 ? -errno : fd;
