@@ -450,14 +450,15 @@ static void pev_drop_files(struct pev *ev)
 static int pev_arm_list(const struct pev_ops *ops, struct list_head *evs)
 {
 	struct pev *ev, *next;
-	int ret = 0, many, err;
+	int ret = 0, bulk_err, err;
 
 	if (list_empty(evs))
 		return 0;
-	many = ops->arm_many(evs);
+	bulk_err = ops->arm_many(evs);
 	list_for_each_entry_safe(ev, next, evs, batch) {
 		list_del_init(&ev->batch);
-		err = many ? ops->arm(ev) : 0;
+		/* the bulk call armed none of them: try each alone */
+		err = bulk_err ? ops->arm(ev) : 0;
 		if (err) {
 			pev_drop_files(ev);
 			ret = ret ?: err;
