@@ -80,11 +80,15 @@ static bool fake_byte(unsigned long addr, bool user, char *c)
 	return false;
 }
 
+long fake_mem_copies;
+
 static long fake_copy(void *dst, unsigned long src, size_t size, bool user)
 {
 	char *d = dst;
 	size_t i;
 	char c;
+
+	fake_mem_copies++;
 
 	for (i = 0; i < size; i++)
 		if (!fake_byte(src + i, user, &c))

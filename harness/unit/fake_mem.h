@@ -14,6 +14,8 @@
 
 /* Forget all regions; back to an x86-like arch */
 void fake_mem_reset(void);
+/* copy_from_{kernel,user}_nofault() calls so far */
+extern long fake_mem_copies;
 /* Map [start, start + len), zeroed; both page-aligned.  Returns its bytes. */
 void *fake_mem_map(unsigned long start, unsigned long len, bool user);
 /* The bytes behind a mapped address */

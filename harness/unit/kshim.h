@@ -374,6 +374,8 @@ static inline unsigned long regs_get_kernel_argument(struct pt_regs *regs,
 /* ---- sched.h ---- */
 #define TASK_COMM_LEN		16
 #define TASK_SIZE		0x00007ffffffff000UL
+#define round_up(x, y)		((((x) - 1) | ((y) - 1)) + 1)
+#define access_ok(p, n)		((unsigned long)(p) + (n) <= TASK_SIZE)
 
 struct task_struct {
 	char comm[TASK_COMM_LEN];
@@ -388,6 +390,51 @@ long copy_from_user_nofault(void *dst, const void *src, size_t size);
 long strncpy_from_kernel_nofault(char *dst, const void *src, long count);
 long strncpy_from_user_nofault(char *dst, const void *src, long count);
 long strnlen_user_nofault(const void *src, long count);
+
+/* ---- asm/word-at-a-time.h, little-endian as on x86 and arm64 ---- */
+#define CONFIG_CPU_BIG_ENDIAN	0
+struct word_at_a_time {
+	unsigned long one_bits, high_bits;
+};
+#define WORD_AT_A_TIME_CONSTANTS { ~0UL / 0xff, ~0UL / 0xff << 7 }
+
+static inline unsigned long has_zero(unsigned long a, unsigned long *bits,
+				     const struct word_at_a_time *c)
+{
+	*bits = (a - c->one_bits) & ~a & c->high_bits;
+	return *bits;
+}
+
+static inline unsigned long prep_zero_mask(unsigned long a, unsigned long bits,
+					   const struct word_at_a_time *c)
+{
+	(void)a;
+	(void)c;
+	return bits;
+}
+
+static inline unsigned long create_zero_mask(unsigned long bits)
+{
+	return ((bits - 1) & ~bits) >> 7;
+}
+
+/* The index of the first zero byte */
+static inline unsigned long find_zero(unsigned long mask)
+{
+	return __builtin_popcountl(mask) / 8;
+}
+
+/* A user access section: each read is a nofault copy */
+#define user_read_access_begin(p, len)	access_ok(p, len)
+#define user_read_access_end()		do { } while (0)
+#define unsafe_get_user(x, p, label)					\
+do {									\
+	if (copy_from_user_nofault(&(x), (p), sizeof(*(p))))		\
+		goto label;						\
+} while (0)
+#define pagefault_disable()	do { } while (0)
+#define pagefault_enable()	do { } while (0)
+#define nmi_uaccess_okay()	true
 
 /* The faulting user copies of uprobes: the fake memory has no lazy pages */
 static inline unsigned long copy_from_user(void *dst, const void *src,

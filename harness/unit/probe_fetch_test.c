@@ -227,6 +227,26 @@ static void check_locs(const struct hit *h, int line)
 	}
 }
 
+/*
+ * The kprobe handler's way: the size pass caches short strings for the
+ * store pass.  It must write the record fire() just wrote.
+ */
+static void fire_cached(struct hit *h, unsigned int stored, int line)
+{
+	const struct probe_prog *prog = h->prog;
+	struct probe_cache cache;
+	u8 *rec = malloc(h->size);
+
+	check(probe_prog_dyn_size(prog, &regs, h->edata, &cache) == h->dyn,
+	      "sized the same with a cache", line);
+	memset(rec, 0xa5, h->size);
+	check(probe_prog_store(prog, &regs, h->edata, rec, h->size, &cache) ==
+	      stored, "stored the same with a cache", line);
+	check(!memcmp(rec, h->rec, h->size), "the same record with a cache",
+	      line);
+	free(rec);
+}
+
 /* The probe handler: entry data, size, reserve, store */
 static void fire(struct hit *h, struct pt_regs *entry, int line)
 {
@@ -235,14 +255,15 @@ static void fire(struct hit *h, struct pt_regs *entry, int line)
 	unsigned int stored;
 
 	probe_prog_save_entry(prog, entry, h->edata);
-	h->dyn = probe_prog_dyn_size(prog, &regs, h->edata);
+	h->dyn = probe_prog_dyn_size(prog, &regs, h->edata, NULL);
 	if (!probe_prog_has_dyn(prog))
 		check(!h->dyn, "no dynamic data, none sized", line);
 	h->size = prog->fixed_size + h->dyn;
 	h->rec = malloc(h->size);
 	memset(h->rec, 0xa5, h->size);
-	stored = probe_prog_store(prog, &regs, h->edata, h->rec, h->size);
+	stored = probe_prog_store(prog, &regs, h->edata, h->rec, h->size, NULL);
 	check(stored == h->dyn, "stored as sized", line);
+	fire_cached(h, stored, line);
 	check(kshim_allocs == allocs, "a hit allocates nothing", line);
 	check_locs(h, line);
 	trace_seq_init(&h->seq);
@@ -562,6 +583,23 @@ static void test_eprobe_string_arrays(void)
 	check_print(&h, " arg1={(fault),(fault)} arg2={(fault),(fault)}",
 		    __LINE__);
 	check_record(&h, "loc:0@32|loc:0@32|loc:0@32|loc:0@32", __LINE__);
+	release(&h);
+}
+
+/*
+ * An eprobe's $comm or \"..." stored as a number is 0, not the value the
+ * argument before it left in the interpreter.  Found by fuzz_probe
+ * (fuzz/crashes/eprobe-immstr-number-after-cached).
+ */
+static void test_eprobe_text_as_number(void)
+{
+	struct hit h;
+
+	if (!compile_args(&h, "e:ev sys/ev \\0x1234 $comm:u64 \\0x5678 "
+			  "\\\"xy\\\"", TPP_EVENT, 'e', 16, __LINE__))
+		return;
+	fire(&h, &regs, __LINE__);
+	check_print(&h, " arg1=0x1234 arg2=0 arg3=0x5678 arg4=0x0", __LINE__);
 	release(&h);
 }
 
@@ -886,7 +924,7 @@ static void test_dyn_kinds(void)
 	if (compile(&env_x86, "p vfs_read \\\"abc\" %ax", &h, __LINE__))
 		CHECK(probe_prog_has_dyn(h.prog) && !h.prog->size_insn &&
 		      h.prog->dyn_const == 4 &&
-		      probe_prog_dyn_size(h.prog, &regs, NULL) == 4);
+		      probe_prog_dyn_size(h.prog, &regs, NULL, NULL) == 4);
 	release(&h);
 	if (compile(&env_x86, "p vfs_read %ax +0(%ax):u32[2]", &h, __LINE__))
 		CHECK(!probe_prog_has_dyn(h.prog) && !h.prog->size_insn &&
@@ -895,6 +933,75 @@ static void test_dyn_kinds(void)
 	if (compile(&env_x86, "p vfs_read $comm +0(%si):string", &h, __LINE__))
 		CHECK(probe_prog_has_dyn(h.prog) && h.prog->size_insn &&
 		      !h.prog->dyn_const);
+	release(&h);
+}
+
+/* Size and store one hit through @cache; returns the store pass's reads */
+static long fire_with(struct hit *h, struct probe_cache *cache)
+{
+	long copies;
+
+	free(h->rec);
+	h->dyn = probe_prog_dyn_size(h->prog, &regs, NULL, cache);
+	h->size = h->prog->fixed_size + h->dyn;
+	h->rec = calloc(1, h->size);
+	copies = fake_mem_copies;
+	probe_prog_store(h->prog, &regs, NULL, h->rec, h->size, cache);
+	copies = fake_mem_copies - copies;
+	trace_seq_init(&h->seq);
+	probe_prog_print(h->prog, h->rec, h->size, &h->seq);
+	return copies;
+}
+
+/*
+ * The size pass caches short strings, faults included: the store pass
+ * reads none of them again, nor the pointers on the way to them.
+ */
+static void test_string_cache(void)
+{
+	struct probe_cache cache;
+	struct hit h;
+
+	if (compile(&env_x86, "p vfs_read +0(+8(%di)):string "
+		    "+0(+16(%di)):ustring +0(+104(%di)):string", &h, __LINE__)) {
+		/* two pointers read, the third faults; strings: not counted */
+		CHECK(fire_with(&h, NULL) == 3);
+		CHECK(fire_with(&h, &cache) == 0);
+		CHECK(cache.nr == 3 && cache.used == 12 + 12 + 0);
+		CHECK(cache.ent[2].len == 0);
+		check_print(&h, " arg1=\"/etc/passwd\" arg2=\"user string\""
+			    " arg3=(fault)", __LINE__);
+	}
+	release(&h);
+	/* five strings: the fifth is read twice */
+	if (compile(&env_x86, "p vfs_read +0(%si):string +0(%si):string "
+		    "+0(%si):string +0(%si):string +0(+8(%di)):string",
+		    &h, __LINE__)) {
+		CHECK(fire_with(&h, &cache) == 1);
+		CHECK(cache.nr == PROBE_CACHE_STRS && cache.used == 48);
+		CHECK(h.dyn == 5 * 12);
+	}
+	release(&h);
+	/* longer than the cache: sized from where the copy stopped */
+	if (compile(&env_x86, "p vfs_read +0(%dx):ustring \\0x7f0000010000:ustring",
+		    &h, __LINE__)) {
+		fire_with(&h, &cache);
+		CHECK(cache.nr == 1 && h.dyn == 12 + PROBE_MAX_STRING);
+		CHECK(h.rec[h.size - 1] == '\0' && h.rec[h.size - 2] == 'y');
+	}
+	release(&h);
+	/* a cached string is stored as it was sized, even if it changed */
+	if (compile(&env_x86, "p vfs_read +0(%si):string", &h, __LINE__)) {
+		h.dyn = probe_prog_dyn_size(h.prog, &regs, NULL, &cache);
+		puts_at(K_PATH, "/etc/group!", 12);
+		h.size = h.prog->fixed_size + h.dyn;
+		h.rec = calloc(1, h.size);
+		probe_prog_store(h.prog, &regs, NULL, h.rec, h.size, &cache);
+		trace_seq_init(&h.seq);
+		probe_prog_print(h.prog, h.rec, h.size, &h.seq);
+		check_print(&h, " arg1=\"/etc/passwd\"", __LINE__);
+		puts_at(K_PATH, "/etc/passwd", 12);
+	}
 	release(&h);
 }
 
@@ -907,12 +1014,12 @@ static void test_string_grew(void)
 
 	if (!compile(&env_x86, "p vfs_read +0(%si):string $comm", &h, __LINE__))
 		goto out;
-	h.dyn = probe_prog_dyn_size(h.prog, &regs, NULL);
+	h.dyn = probe_prog_dyn_size(h.prog, &regs, NULL, NULL);
 	CHECK(h.dyn == 12 + 5);
 	puts_at(K_PATH, "/etc/passwd-longer", 19);
 	h.size = h.prog->fixed_size + h.dyn;
 	h.rec = calloc(1, h.size);
-	stored = probe_prog_store(h.prog, &regs, NULL, h.rec, h.size);
+	stored = probe_prog_store(h.prog, &regs, NULL, h.rec, h.size, NULL);
 	CHECK(stored == h.dyn);
 	memcpy(&loc, h.rec + 16, 4);
 	CHECK(loc == probe_data_loc(17, 24));
@@ -924,7 +1031,7 @@ static void test_string_grew(void)
 	puts_at(K_PATH, "/etc/passwd\0-longer", 19);
 	/* a record smaller than the fixed part is left alone */
 	memset(h.rec, 0x5a, h.size);
-	CHECK(!probe_prog_store(h.prog, &regs, NULL, h.rec, 23) &&
+	CHECK(!probe_prog_store(h.prog, &regs, NULL, h.rec, 23, NULL) &&
 	      h.rec[16] == 0x5a);
 	CHECK(probe_prog_print(h.prog, h.rec, 23, &h.seq) == -EINVAL);
 out:
@@ -1069,6 +1176,8 @@ int main(void)
 	test_long_strings();
 	test_dyn_kinds();
 	test_string_grew();
+	test_string_cache();
+	test_eprobe_text_as_number();
 	test_print_guards();
 	test_symbols();
 	test_compile_errors();

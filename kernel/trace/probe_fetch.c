@@ -42,6 +42,8 @@
 
 enum probe_op {
 	PROBE_OP_END,
+	/* a string the size pass cached: store it, skip @aux to its store */
+	PROBE_OP_CACHED,
 	/* sources: set the value */
 	PROBE_OP_REG,		/* the pt_regs word at offset @arg */
 	PROBE_OP_STACK,		/* kernel stack entry @arg */
@@ -157,6 +159,8 @@ struct probe_hit {
 	u8 *rec;		/* the record; NULL while sizing */
 	u32 dyn;		/* next free dynamic byte, or bytes sized */
 	u32 end;		/* end of the record */
+	struct probe_cache *fill;		/* sizing: cache strings here */
+	const struct probe_cache *cache;	/* storing: take them from here */
 };
 
 /* Fields are packed, so most are unaligned; x64 is the default type */
@@ -216,13 +220,19 @@ static nokprobe_inline long mem_read(void *dst, unsigned long addr,
 	return pfa_read(dst, addr, size, mem == PF_USER);
 }
 
-static nokprobe_inline u32 strsize(unsigned long addr, u8 mem)
+/* Size of the string at @addr with its NUL, at most @max; 0 on a fault */
+static nokprobe_inline u32 strsize_max(unsigned long addr, u8 mem, long max)
 {
 	if (mem == PF_FAULT)
-		return pfa_fstrsize(addr, PROBE_MAX_STRING);
+		return pfa_fstrsize(addr, max);
 	if (mem == PF_USER || pfa_is_user(addr))
-		return pfa_ustrsize(addr, PROBE_MAX_STRING);
-	return pfa_kstrsize(addr, PROBE_MAX_STRING);
+		return pfa_ustrsize(addr, max);
+	return pfa_kstrsize(addr, max);
+}
+
+static nokprobe_inline u32 strsize(unsigned long addr, u8 mem)
+{
+	return strsize_max(addr, mem, PROBE_MAX_STRING);
 }
 
 static nokprobe_inline void store_str(struct probe_hit *h, unsigned int dst,
@@ -285,6 +295,62 @@ static nokprobe_inline void store_text(struct probe_hit *h, unsigned int dst,
 		h->rec[h->dyn + n - 1] = '\0';
 	}
 	put_loc(h, dst, n);
+}
+
+/*
+ * Size the string at @addr (kernel or user memory, not PF_FAULT) for the
+ * field at @dst by copying it into @c, where the store pass takes it.  A
+ * kernel one that does not fit in what is left is sized where the copy
+ * stopped, a user one from its start.
+ */
+static nokprobe_inline u32 size_str_cached(struct probe_cache *c,
+					   unsigned int dst,
+					   unsigned long addr, u8 mem)
+{
+	u32 left = PROBE_CACHE_BYTES - c->used, rest;
+	long len;
+
+	if (c->nr == PROBE_CACHE_STRS || left < 2 * sizeof(long))
+		return strsize(addr, mem);
+	/* x86's masked user copy would take a page fault to say so */
+	if (mem == PF_USER && !pfa_user_ok(addr))
+		len = -EFAULT;
+	else
+		len = pfa_strncpy_once(c->buf + c->used, addr, left,
+				       mem == PF_USER);
+	if (len == -E2BIG)
+		return strsize(addr, mem);
+	if (len >= left) {
+		/* the first left - 1 bytes hold no NUL */
+		rest = strsize_max(addr + left - 1, mem,
+				   PROBE_MAX_STRING - (left - 1));
+		return rest ? left - 1 + rest : 0;
+	}
+	if (len < 0)
+		len = 0;
+	c->ent[c->nr].dst = dst;
+	c->ent[c->nr].off = c->used;
+	c->ent[c->nr].len = len;
+	c->nr++;
+	c->used += len;
+	return len;
+}
+
+/* Store the string the size pass cached for @insn's field, if it did */
+static nokprobe_inline bool take_cached(struct probe_hit *h,
+					const struct probe_insn *insn)
+{
+	const struct probe_cache *c = h->cache;
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++) {
+		if (c->ent[i].dst == insn->dst) {
+			store_text(h, insn->dst, c->buf + c->ent[i].off,
+				   c->ent[i].len);
+			return true;
+		}
+	}
+	return false;
 }
 
 static nokprobe_inline u32 comm_size(void)
@@ -372,13 +438,16 @@ static nokprobe_inline void store_fault(const struct probe_insn *insn,
  * nothing for the uprobe kind.
  */
 static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
-				       unsigned long val)
+				       struct probe_hit *h, unsigned long val)
 {
 	unsigned long addr = val + insn->arg;
 
 	switch (insn->op) {
 	case PROBE_OP_SZ_STR:
 	case PROBE_OP_SZ_USTR:
+		if (h->fill)
+			return size_str_cached(h->fill, insn->dst, addr,
+					       insn->op == PROBE_OP_SZ_USTR);
 		return strsize(addr, insn->op == PROBE_OP_SZ_USTR);
 	case PROBE_OP_SZ_FSTR:
 		return strsize(addr, PF_FAULT);
@@ -439,7 +508,7 @@ static nokprobe_inline void finish(const struct probe_insn *insn,
 		apply_bitfield(insn, h);
 		break;
 	default:
-		h->dyn += dyn_size_of(insn, val);
+		h->dyn += dyn_size_of(insn, h, val);
 		break;
 	}
 }
@@ -498,6 +567,10 @@ static nokprobe_inline void run(const struct probe_insn *insn,
 		switch (insn->op) {
 		case PROBE_OP_END:
 			return;
+		case PROBE_OP_CACHED:
+			if (h->cache && take_cached(h, insn))
+				insn += insn->aux;
+			break;
 		case PROBE_OP_REG:
 			val = pfa_reg(regs, insn->arg);
 			break;
@@ -578,19 +651,26 @@ NOKPROBE_SYMBOL(probe_prog_save_entry);
  * @regs: registers at the hit
  * @edata: entry data of a return probe, the attached event's record for
  *	an eprobe, or NULL
+ * @cache: where to keep the short strings read for probe_prog_store() of
+ *	the same hit, or NULL
  *
  * Only worth calling when probe_prog_has_dyn().  Each string counts its
  * NUL and at most PROBE_MAX_STRING bytes; one that faults counts nothing.
  *
  * Return: bytes of dynamic data probe_prog_store() will write, unless the
- * memory changes in between.
+ * memory changes in between (a cached string cannot).
  */
 unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
 				 struct pt_regs *regs,
-				 const unsigned long *edata)
+				 const unsigned long *edata,
+				 struct probe_cache *cache)
 {
-	struct probe_hit h = { .regs = regs, .edata = edata };
+	struct probe_hit h = { .regs = regs, .edata = edata, .fill = cache };
 
+	if (cache) {
+		cache->nr = 0;
+		cache->used = 0;
+	}
 	if (prog->size_insn)
 		run(prog->size_insn, &h);
 	return prog->dyn_const + h.dyn;
@@ -606,6 +686,7 @@ NOKPROBE_SYMBOL(probe_prog_dyn_size);
  *	an eprobe, or NULL
  * @rec: the record; its first @prog->hdr_size bytes are left alone
  * @rec_size: @prog->fixed_size plus the probe_prog_dyn_size() reserved
+ * @cache: what probe_prog_dyn_size() cached at this hit, or NULL
  *
  * Strings are cut to the room left, so a string that grew since it was
  * sized cannot overrun the record.  Call it as probe_prog_store().
@@ -616,7 +697,8 @@ NOKPROBE_SYMBOL(probe_prog_dyn_size);
 unsigned int __probe_prog_store(const struct probe_prog *prog,
 				struct pt_regs *regs,
 				const unsigned long *edata, void *rec,
-				unsigned int rec_size)
+				unsigned int rec_size,
+				const struct probe_cache *cache)
 {
 	struct probe_hit h = {
 		.regs = regs,
@@ -625,6 +707,7 @@ unsigned int __probe_prog_store(const struct probe_prog *prog,
 		.dyn = prog->fixed_size,
 		/* a __data_loc offset has 16 bits */
 		.end = min(rec_size, 0xffffU),
+		.cache = cache,
 	};
 
 	if (unlikely(rec_size < prog->fixed_size))
@@ -854,13 +937,23 @@ static bool takes_deref(const struct tpp_arg *arg, u8 op)
 	       (arg->fold || op == PROBE_OP_ST_STRS || op == PROBE_OP_ST_USTRS);
 }
 
+/*
+ * A kernel or user string (not a uprobe's, which may fault pages in) has
+ * its store run start with CACHED: the size pass may have read it.
+ */
+static bool cacheable(const struct pf_build *b, u8 op)
+{
+	return !(b->def->flags & TPP_USER) &&
+	       (op == PROBE_OP_ST_STR || op == PROBE_OP_ST_USTR);
+}
+
 /* source [deref ...] store, or the same ending in its size instruction */
 static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 		    bool size_prog, const char *text)
 {
 	const struct tpp_fetch *f = &arg->fetch;
 	unsigned int i, n = f->nr_derefs;
-	struct probe_insn *insn;
+	struct probe_insn *insn, *cached = NULL;
 	long offset = 0;
 	bool user = false;
 	int ret;
@@ -870,9 +963,20 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 		offset = f->deref[n].offset;
 		user = f->deref[n].user;
 	}
+	if (!size_prog && cacheable(b, op))
+		cached = emit(b, false, PROBE_OP_CACHED, 0);
 	ret = emit_source(b, f, size_prog, text);
 	if (ret)
 		return ret;
+	/*
+	 * $comm or \"..." stored as a number has no value of its own (6.12
+	 * stores the text's address): zero, not what the argument before
+	 * it left.
+	 */
+	if ((f->src == TPP_SRC_COMM || f->src == TPP_SRC_IMMSTR) &&
+	    op != PROBE_OP_ST_COMM && op != PROBE_OP_ST_CONST &&
+	    op != PROBE_OP_ST_FAULT)
+		emit(b, size_prog, PROBE_OP_IMM, 0);
 	for (i = 0; i < n; i++) {
 		insn = emit(b, size_prog, f->deref[i].user ? PROBE_OP_UDEREF :
 							     PROBE_OP_DEREF,
@@ -881,6 +985,11 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 	}
 	insn = emit(b, size_prog, size_prog ? size_op(op) : op, offset);
 	insn->dst = b->offset;
+	if (cached) {
+		/* from the CACHED instruction to the store, the 2 + n of them */
+		cached->aux = 2 + n;
+		cached->dst = b->offset;
+	}
 	insn->size = tpp_type_size(arg->type);
 	insn->count = arg->count ?: 1;
 	insn->aux = user;

@@ -6,10 +6,11 @@
  * handler only walks the array:
  *
  *	dsize = probe_prog_has_dyn(prog) ?
- *		probe_prog_dyn_size(prog, regs, edata) : 0;
+ *		probe_prog_dyn_size(prog, regs, edata, &cache) : 0;
  *	rec = <reserve prog->fixed_size + dsize bytes>;
  *	<fill in the header: struct trace_entry, then ip or func/ret_ip>;
- *	probe_prog_store(prog, regs, edata, rec, prog->fixed_size + dsize);
+ *	probe_prog_store(prog, regs, edata, rec, prog->fixed_size + dsize,
+ *			 &cache);
  *
  * A record is what 6.12 writes: the probe's header (@hdr_size bytes), one
  * field per argument in order, each at its natural size and packed without
@@ -142,6 +143,35 @@ static inline int probe_efield(unsigned int offset, unsigned int size,
 	       kind << PROBE_EF_KIND_SHIFT;
 }
 
+/**
+ * struct probe_cache - strings a hit's size pass read, for its store pass
+ * @nr: strings cached
+ * @used: bytes of @buf they take
+ * @ent: each one's field (@dst), place in @buf (@off) and bytes with its
+ *	NUL (@len, 0 for a fault)
+ * @buf: the strings
+ *
+ * Sizing a string reads it once and storing it reads it again, each time
+ * walking its dereferences.  A handler that keeps one of these on its
+ * stack across both passes has a short string (and a faulting one) read
+ * once: the size pass copies it here, the store pass copies it on into
+ * the record, and the dereferences before it are skipped.  Probes
+ * without strings never touch it; longer strings are read twice.
+ */
+#define PROBE_CACHE_STRS	4
+#define PROBE_CACHE_BYTES	128
+
+struct probe_cache {
+	u8 nr;
+	u16 used;
+	struct {
+		u16 dst;
+		u16 off;
+		u16 len;
+	} ent[PROBE_CACHE_STRS];
+	char buf[PROBE_CACHE_BYTES];
+};
+
 /* Looks up a kernel symbol for @SYM; returns 0 when there is none */
 typedef unsigned long (*probe_sym_lookup_t)(void *priv, const char *name);
 
@@ -155,11 +185,13 @@ void probe_prog_save_entry(const struct probe_prog *prog,
 			   struct pt_regs *regs, unsigned long *edata);
 unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
 				 struct pt_regs *regs,
-				 const unsigned long *edata);
+				 const unsigned long *edata,
+				 struct probe_cache *cache);
 unsigned int __probe_prog_store(const struct probe_prog *prog,
 				struct pt_regs *regs,
 				const unsigned long *edata, void *rec,
-				unsigned int rec_size);
+				unsigned int rec_size,
+				const struct probe_cache *cache);
 
 int probe_prog_print(const struct probe_prog *prog, const void *rec,
 		     unsigned int rec_size, struct trace_seq *s);
@@ -173,6 +205,7 @@ int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len);
  *	an eprobe, or NULL
  * @rec: the record; its first @prog->hdr_size bytes are left alone
  * @rec_size: @prog->fixed_size plus the probe_prog_dyn_size() reserved
+ * @cache: what probe_prog_dyn_size() of this hit cached, or NULL
  *
  * A probe without arguments costs its hits no call.  See
  * __probe_prog_store() for the rest.
@@ -181,11 +214,12 @@ int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len);
  */
 static __always_inline unsigned int
 probe_prog_store(const struct probe_prog *prog, struct pt_regs *regs,
-		 const unsigned long *edata, void *rec, unsigned int rec_size)
+		 const unsigned long *edata, void *rec, unsigned int rec_size,
+		 const struct probe_cache *cache)
 {
 	if (!prog->nr_fields)
 		return 0;
-	return __probe_prog_store(prog, regs, edata, rec, rec_size);
+	return __probe_prog_store(prog, regs, edata, rec, rec_size, cache);
 }
 
 static inline bool probe_prog_has_dyn(const struct probe_prog *prog)

@@ -111,11 +111,11 @@ static void te_trigger(struct event_trigger_data *data,
 		return;
 	size = prog->fixed_size;
 	if (probe_prog_has_dyn(prog))
-		size += probe_prog_dyn_size(prog, NULL, rec);
+		size += probe_prog_dyn_size(prog, NULL, rec, NULL);
 	entry = trace_event_buffer_reserve(&fbuffer, hook->out, size);
 	if (!entry)
 		return;
-	probe_prog_store(prog, NULL, rec, entry, size);
+	probe_prog_store(prog, NULL, rec, entry, size, NULL);
 	trace_event_buffer_commit(&fbuffer);
 }
 

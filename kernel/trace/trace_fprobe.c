@@ -113,13 +113,17 @@ static nokprobe_inline void tf_fill_head(const struct tf *tf, void *rec,
 		head[1] = ret_ip;
 }
 
+/* Size the strings of a hit, keeping the short ones in @cache */
 static nokprobe_inline unsigned int tf_dyn_size(const struct tf *tf,
 						struct pt_regs *regs,
-						const unsigned long *edata)
+						const unsigned long *edata,
+						struct probe_cache *cache)
 {
-	if (!probe_prog_has_dyn(tf->prog))
+	if (!probe_prog_has_dyn(tf->prog)) {
+		cache->nr = 0;
 		return 0;
-	return probe_prog_dyn_size(tf->prog, regs, edata);
+	}
+	return probe_prog_dyn_size(tf->prog, regs, edata, cache);
 }
 
 static nokprobe_inline void tf_trace_one(const struct tf *tf,
@@ -130,18 +134,19 @@ static nokprobe_inline void tf_trace_one(const struct tf *tf,
 					 unsigned long ret_ip)
 {
 	struct trace_event_buffer fbuffer;
+	struct probe_cache cache __uninitialized;
 	unsigned int size;
 	void *rec;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	size = tf->prog->fixed_size + tf_dyn_size(tf, regs, edata);
+	size = tf->prog->fixed_size + tf_dyn_size(tf, regs, edata, &cache);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
 	tf_fill_head(tf, rec, entry_ip, ret_ip);
-	probe_prog_store(tf->prog, regs, edata, rec, size);
+	probe_prog_store(tf->prog, regs, edata, rec, size, &cache);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -165,6 +170,7 @@ static void tf_perf(const struct tf *tf, struct pt_regs *regs,
 {
 	struct trace_event_call *call = &tf->ev->call;
 	unsigned int fixed = tf->prog->fixed_size;
+	struct probe_cache cache __uninitialized;
 	struct hlist_head *head;
 	int size, rctx;
 	void *rec;
@@ -173,7 +179,7 @@ static void tf_perf(const struct tf *tf, struct pt_regs *regs,
 	if (hlist_empty(head))
 		return;
 	/* perf adds a u32 size in front; keep the whole u64 aligned */
-	size = ALIGN(fixed + tf_dyn_size(tf, regs, edata) + sizeof(u32),
+	size = ALIGN(fixed + tf_dyn_size(tf, regs, edata, &cache) + sizeof(u32),
 		     sizeof(u64)) - sizeof(u32);
 	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
 	size = min_t(int, size, PERF_MAX_TRACE_SIZE - sizeof(u32));
@@ -182,7 +188,7 @@ static void tf_perf(const struct tf *tf, struct pt_regs *regs,
 		return;
 	memset(rec + fixed, 0, size - fixed);
 	tf_fill_head(tf, rec, entry_ip, ret_ip);
-	probe_prog_store(tf->prog, regs, edata, rec, size);
+	probe_prog_store(tf->prog, regs, edata, rec, size, &cache);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
 }

@@ -121,13 +121,17 @@ static nokprobe_inline void tk_fill_head(const struct tk *tk, void *rec,
 		head[1] = ret_ip;
 }
 
+/* Size the strings of a hit, keeping the short ones in @cache */
 static nokprobe_inline unsigned int tk_dyn_size(const struct tk *tk,
 						struct pt_regs *regs,
-						const unsigned long *edata)
+						const unsigned long *edata,
+						struct probe_cache *cache)
 {
-	if (!probe_prog_has_dyn(tk->prog))
+	if (!probe_prog_has_dyn(tk->prog)) {
+		cache->nr = 0;
 		return 0;
-	return probe_prog_dyn_size(tk->prog, regs, edata);
+	}
+	return probe_prog_dyn_size(tk->prog, regs, edata, cache);
 }
 
 static nokprobe_inline void tk_trace_one(const struct tk *tk,
@@ -137,18 +141,19 @@ static nokprobe_inline void tk_trace_one(const struct tk *tk,
 					 unsigned long ret_ip)
 {
 	struct trace_event_buffer fbuffer;
+	struct probe_cache cache __uninitialized;
 	unsigned int size;
 	void *rec;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	size = tk->prog->fixed_size + tk_dyn_size(tk, regs, edata);
+	size = tk->prog->fixed_size + tk_dyn_size(tk, regs, edata, &cache);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
 	tk_fill_head(tk, rec, ret_ip);
-	probe_prog_store(tk->prog, regs, edata, rec, size);
+	probe_prog_store(tk->prog, regs, edata, rec, size, &cache);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -170,6 +175,7 @@ static int tk_perf(const struct tk *tk, struct pt_regs *regs,
 {
 	struct trace_event_call *call = &tk->ev->call;
 	unsigned int fixed = tk->prog->fixed_size, dsize;
+	struct probe_cache cache __uninitialized;
 	struct hlist_head *head;
 	int size, rctx;
 	void *rec;
@@ -186,7 +192,7 @@ static int tk_perf(const struct tk *tk, struct pt_regs *regs,
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		return 0;
-	dsize = tk_dyn_size(tk, regs, edata);
+	dsize = tk_dyn_size(tk, regs, edata, &cache);
 	/* perf adds a u32 size in front; keep the whole u64 aligned */
 	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
@@ -196,7 +202,7 @@ static int tk_perf(const struct tk *tk, struct pt_regs *regs,
 		return 0;
 	memset(rec + fixed, 0, size - fixed);
 	tk_fill_head(tk, rec, ret_ip);
-	probe_prog_store(tk->prog, regs, edata, rec, size);
+	probe_prog_store(tk->prog, regs, edata, rec, size, &cache);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
 	return 0;

@@ -203,11 +203,12 @@ static void tu_build(const struct tu *tu, struct pt_regs *regs,
 	if (hit->page)
 		return;
 	if (probe_prog_has_dyn(prog))
-		size += probe_prog_dyn_size(prog, regs, &hit->base);
+		size += probe_prog_dyn_size(prog, regs, &hit->base, NULL);
 	hit->size = min(size, TU_MAX_REC);
 	hit->page = per_cpu_ptr(tu_pages, raw_smp_processor_id());
 	mutex_lock(&hit->page->lock);
-	probe_prog_store(prog, regs, &hit->base, hit->page->rec, hit->size);
+	probe_prog_store(prog, regs, &hit->base, hit->page->rec, hit->size,
+			 NULL);
 }
 
 static void tu_hit_done(struct tu_hit *hit)
