@@ -659,9 +659,41 @@ static int add_batch(const char *grp, int n, const int *accepted)
 	return rc ? rc : ok;
 }
 
+/* echo 1 (or 0) > events/grp/fI/enable for each accepted event */
+static int enable_each(const char *grp, int n, const int *accepted, int on)
+{
+	char ev[32];
+	int bad = 0;
+
+	for (int i = 0; i < n && i < nfuncs; i++) {
+		if (!accepted[i])
+			continue;
+		snprintf(ev, sizeof(ev), "f%d", i);
+		bad += !!enable(grp, ev, on);
+	}
+	return bad;
+}
+
+/* echo -:grp/fI >> kprobe_events for each accepted event */
+static int delete_each(const char *grp, int n, const int *accepted)
+{
+	char def[64];
+	int bad = 0;
+
+	for (int i = 0; i < n && i < nfuncs; i++) {
+		if (!accepted[i])
+			continue;
+		snprintf(def, sizeof(def), "-:%s/f%d\n", grp, i);
+		bad += !!add_event(def);
+	}
+	return bad;
+}
+
 /*
- * Wall clock: add N kprobe events (one write per line, then one write
- * for all), enable and disable the group, delete all (O_TRUNC).
+ * Add, enable, disable and delete N kprobe events, first one write per
+ * event ("line": a definition per write, each event's enable file, a
+ * "-:" line per write), then in one write each ("batch": all
+ * definitions, the group's enable file, O_TRUNC of kprobe_events).
  */
 static void suite_bulk(void)
 {
@@ -676,7 +708,7 @@ static void suite_bulk(void)
 
 		for (int batch = 0; batch < 2; batch++) {
 			double t0, add, en, dis, del;
-			int got;
+			int got, bad;
 
 			t0 = now_ns();
 			got = batch ? add_batch("kbb", ns[i], acc)
@@ -687,14 +719,21 @@ static void suite_bulk(void)
 				break;
 			}
 			t0 = now_ns();
-			tfile("events/kbb/enable", "1");
+			bad = batch ? !!tfile("events/kbb/enable", "1")
+				    : enable_each("kbb", ns[i], acc, 1);
 			en = ms_since(t0);
 			t0 = now_ns();
-			tfile("events/kbb/enable", "0");
+			bad += batch ? !!tfile("events/kbb/enable", "0")
+				     : enable_each("kbb", ns[i], acc, 0);
 			dis = ms_since(t0);
 			t0 = now_ns();
-			wfile(TRACEFS "/kprobe_events", "", O_TRUNC);
+			bad += batch ? !!wfile(TRACEFS "/kprobe_events", "",
+					       O_TRUNC)
+				     : delete_each("kbb", ns[i], acc);
 			del = ms_since(t0);
+			if (bad)
+				err("bulk", "%d writes failed (%s, %d events)",
+				    bad, batch ? "batch" : "line", ns[i]);
 			printf("@@KB bulk %s n=%d events=%d add=%.1f enable=%.1f "
 			       "disable=%.1f delete=%.1f\n", batch ? "batch" : "line",
 			       ns[i], got, add, en, dis, del);
