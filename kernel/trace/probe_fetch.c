@@ -336,21 +336,24 @@ static nokprobe_inline u32 size_str_cached(struct probe_cache *c,
 	return len;
 }
 
-/* Store the string the size pass cached for @insn's field, if it did */
-static nokprobe_inline bool take_cached(struct probe_hit *h,
-					const struct probe_insn *insn)
+/*
+ * Store the string the size pass cached for @insn's field, if it did.
+ * Returns the instructions to skip: to the store, or none.
+ */
+static nokprobe_inline unsigned int take_cached(struct probe_hit *h,
+						const struct probe_insn *insn)
 {
 	const struct probe_cache *c = h->cache;
 	unsigned int i;
 
-	for (i = 0; i < c->nr; i++) {
+	for (i = 0; c && i < c->nr; i++) {
 		if (c->ent[i].dst == insn->dst) {
 			store_text(h, insn->dst, c->buf + c->ent[i].off,
 				   c->ent[i].len);
-			return true;
+			return insn->aux;
 		}
 	}
-	return false;
+	return 0;
 }
 
 static nokprobe_inline u32 comm_size(void)
@@ -464,13 +467,19 @@ static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 	return 0;
 }
 
-/* Everything but the common cases of run() */
-static nokprobe_inline void finish(const struct probe_insn *insn,
-				   struct probe_hit *h, unsigned long val)
+/*
+ * Everything but the common cases of run().  Returns the instructions to
+ * skip: those of a string the size pass cached, or none.
+ */
+static nokprobe_inline unsigned int finish(const struct probe_insn *insn,
+					   struct probe_hit *h,
+					   unsigned long val)
 {
 	unsigned long addr = val + insn->arg;
 
 	switch (insn->op) {
+	case PROBE_OP_CACHED:
+		return take_cached(h, insn);
 	case PROBE_OP_ST_MEM:
 	case PROBE_OP_ST_UMEM:
 		store_mem(insn, h, addr, insn->op == PROBE_OP_ST_UMEM);
@@ -511,6 +520,7 @@ static nokprobe_inline void finish(const struct probe_insn *insn,
 		h->dyn += dyn_size_of(insn, h, val);
 		break;
 	}
+	return 0;
 }
 
 /* The value of an eprobe's field in the attached event's record @rec */
@@ -537,11 +547,15 @@ static nokprobe_inline unsigned long field_value(const struct probe_insn *insn,
 	return get_scalar(p, insn->size);
 }
 
-/* Sources only eprobes and uprobes use */
+/* $stack, entry data, and the sources only eprobes and uprobes use */
 static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 						  struct probe_hit *h)
 {
 	switch (insn->op) {
+	case PROBE_OP_STACKP:
+		return pfa_stack_pointer(h->regs);
+	case PROBE_OP_EDATA:
+		return h->edata[insn->arg];
 	case PROBE_OP_FIELD:
 		return field_value(insn, (const u8 *)h->edata);
 	case PROBE_OP_USTACK:
@@ -567,18 +581,11 @@ static nokprobe_inline void run(const struct probe_insn *insn,
 		switch (insn->op) {
 		case PROBE_OP_END:
 			return;
-		case PROBE_OP_CACHED:
-			if (h->cache && take_cached(h, insn))
-				insn += insn->aux;
-			break;
 		case PROBE_OP_REG:
 			val = pfa_reg(regs, insn->arg);
 			break;
 		case PROBE_OP_STACK:
 			val = pfa_stack_nth(regs, insn->arg);
-			break;
-		case PROBE_OP_STACKP:
-			val = pfa_stack_pointer(regs);
 			break;
 		case PROBE_OP_RETVAL:
 			val = pfa_retval(regs);
@@ -586,12 +593,11 @@ static nokprobe_inline void run(const struct probe_insn *insn,
 		case PROBE_OP_ARG:
 			val = pfa_arg(regs, insn->arg);
 			break;
-		case PROBE_OP_EDATA:
-			val = h->edata[insn->arg];
-			break;
 		case PROBE_OP_IMM:
 			val = insn->arg;
 			break;
+		case PROBE_OP_STACKP:
+		case PROBE_OP_EDATA:
 		case PROBE_OP_FIELD:
 		case PROBE_OP_USTACK:
 		case PROBE_OP_FOFFS:
@@ -619,7 +625,7 @@ skip:			/* the value faulted: the argument's store says so */
 			put_scalar(rec + insn->dst, insn->size, val);
 			break;
 		default:
-			finish(insn, h, val);
+			insn += finish(insn, h, val);
 			break;
 		}
 	}
