@@ -1610,16 +1610,21 @@ static int parse_fetchargs(struct tpp_state *st)
 	return ret;
 }
 
-static int split_words(struct tpp_state *st)
+static unsigned int count_words(const char *cmd)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < st->len; i++)
-		if (st->cmd[i] != ' ' && (!i || st->cmd[i - 1] == ' '))
+	for (i = 0; cmd[i]; i++)
+		if (cmd[i] != ' ' && (!i || cmd[i - 1] == ' '))
 			n++;
-	st->word = kcalloc(n ?: 1, sizeof(*st->word), GFP_KERNEL);
-	if (!st->word)
-		return -ENOMEM;
+	return n;
+}
+
+/* Fill st->word, room for count_words() of them */
+static void split_words(struct tpp_state *st)
+{
+	unsigned int i;
+
 	for (i = 0; i < st->len; i++) {
 		if (st->cmd[i] == ' ')
 			continue;
@@ -1627,7 +1632,6 @@ static int split_words(struct tpp_state *st)
 			st->word[st->nr_words++].start = i;
 		st->word[st->nr_words - 1].len++;
 	}
-	return 0;
 }
 
 static struct tpp_state *state_new(const char *cmd, const struct tpp_env *env,
@@ -1638,7 +1642,9 @@ static struct tpp_state *state_new(const char *cmd, const struct tpp_env *env,
 	err->errnum = 0;
 	err->id = TPP_E_NONE;
 	err->pos = 0;
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	/* the words after the state, in the same allocation */
+	st = kzalloc(sizeof(*st) + count_words(cmd) * sizeof(*st->word),
+		     GFP_KERNEL);
 	if (!st)
 		goto fail;
 	st->def = kzalloc(sizeof(*st->def), GFP_KERNEL);
@@ -1648,12 +1654,10 @@ static struct tpp_state *state_new(const char *cmd, const struct tpp_env *env,
 	st->len = strlen(cmd);
 	st->env = env;
 	st->err = err;
-	if (split_words(st))
-		goto free_def;
+	st->word = (struct tpp_word *)(st + 1);
+	split_words(st);
 	return st;
 
-free_def:
-	kfree(st->def);
 free_state:
 	kfree(st);
 fail:
@@ -1666,7 +1670,6 @@ static struct tpp_def *state_finish(struct tpp_state *st, int ret)
 	struct tpp_def *def = st->def;
 
 	kfree(st->text);
-	kfree(st->word);
 	kfree(st);
 	if (!ret)
 		return def;
