@@ -312,12 +312,7 @@ static nokprobe_inline u32 size_str_cached(struct probe_cache *c,
 
 	if (c->nr == PROBE_CACHE_STRS || left < 2 * sizeof(long))
 		return strsize(addr, mem);
-	/* x86's masked user copy would take a page fault to say so */
-	if (mem == PF_USER && !pfa_user_ok(addr))
-		len = -EFAULT;
-	else
-		len = pfa_strncpy_once(c->buf + c->used, addr, left,
-				       mem == PF_USER);
+	len = pfa_strncpy_once(c->buf + c->used, addr, left, mem == PF_USER);
 	if (len == -E2BIG)
 		return strsize(addr, mem);
 	if (len >= left) {

@@ -141,7 +141,8 @@ static nokprobe_inline long pfa_ustrcpy(char *dst, unsigned long addr,
 	long n = 0;
 
 	p = (const unsigned long __user *)(addr - i);
-	if (!nmi_uaccess_okay())
+	/* not a user address: x86's masked copy would fault to say so */
+	if (!pfa_user_ok(addr) || !nmi_uaccess_okay())
 		return -EFAULT;
 	pagefault_disable();
 	if (!user_read_access_begin(p, round_up(i + room, sizeof(long)))) {
