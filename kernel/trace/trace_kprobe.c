@@ -24,6 +24,7 @@
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include <asm/setup.h>	/* COMMAND_LINE_SIZE */
 
@@ -45,6 +46,7 @@
  * @prog: the compiled fetch program
  * @nhit: hits, per CPU
  * @registered: the kprobe is registered with the kprobes core
+ * @frees_ev: taken out as the last probe of @ev: tk_reap() frees @ev too
  * @rp: the kretprobe; a plain kprobe uses only @rp.kp
  */
 struct tk {
@@ -55,6 +57,7 @@ struct tk {
 	struct probe_prog *prog;
 	unsigned long __percpu *nhit;
 	bool registered;
+	bool frees_ev;
 	struct kretprobe rp;
 };
 
@@ -586,12 +589,30 @@ static void tk_unlink(struct tk *tk)
 }
 
 /*
- * Take @tk out: unregister its kprobe, and the event with it when it is the
- * last probe.  Refuses with -EBUSY, changing nothing, while that event is
- * enabled or in use.
+ * Probes that "-:EVENT" took out and whose kprobes are still registered,
+ * linked by devent.list, under event_mutex: tk_reap() unregisters them.
  */
-static int tk_unregister(struct tk *tk)
+static LIST_HEAD(tk_doomed);
+static void tk_reap(struct work_struct *work);
+static DECLARE_WORK(tk_reap_work, tk_reap);
+
+/* Wait until what "-:EVENT" took out is unregistered and freed */
+static void tk_reap_wait(void)
 {
+	flush_work(&tk_reap_work);
+}
+
+/*
+ * Take @tk out of the listing, and its event out of tracefs when it is the
+ * last probe; refuses with -EBUSY, changing nothing, while that event is
+ * enabled or in use.  The kprobe is only disarmed here: unregistering it
+ * waits for a grace period, and one write per event (perf probe -d) would
+ * wait one each.  tk_reap() unregisters all that piled up meanwhile with
+ * one grace period, then frees them.
+ */
+static int tk_doom(struct tk *tk)
+{
+	struct kprobe *kp = &tk->rp.kp;
 	struct pev *ev = tk->ev;
 
 	lockdep_assert_held(&event_mutex);
@@ -599,9 +620,14 @@ static int tk_unregister(struct tk *tk)
 		if (pev_unregister(ev))
 			return -EBUSY;
 	}
-	tk_unregister_kprobe(tk);
+	/* a sibling of an enabled event is still armed */
+	if (tk->registered && !kprobe_disabled(kp))
+		disable_kprobe(kp);
 	dyn_event_remove(&tk->devent);
-	tk_unlink(tk);
+	list_del_init(&tk->member);
+	tk->frees_ev = list_empty(&ev->members);
+	list_add_tail(&tk->devent.list, &tk_doomed);
+	schedule_work(&tk_reap_work);
 	return 0;
 }
 
@@ -764,12 +790,7 @@ static bool tk_dyn_busy(struct dyn_event *ev)
 
 static int tk_dyn_free(struct dyn_event *ev)
 {
-	struct tk *tk = to_tk(ev);
-	int ret = tk_unregister(tk);
-
-	if (!ret)
-		tk_free(tk);
-	return ret;
+	return tk_doom(to_tk(ev));
 }
 
 /* "-:[GRP/]EVENT [PLACE [ARG...]]": the place and leading args must match */
@@ -840,6 +861,31 @@ static void tk_gone_destroy(struct tk_gone *g)
 	kfree(g->rps);
 }
 
+/* Note @tk in @g: to free, and its kprobe to unregister if registered */
+static void tk_gone_note(struct tk *tk, struct tk_gone *g)
+{
+	g->tks[g->n++] = tk;
+	if (!tk->registered)
+		return;
+	if (tk_is_return(tk))
+		g->rps[g->nr++] = &tk->rp;
+	else
+		g->kps[g->nk++] = &tk->rp.kp;
+}
+
+/* Unregister the kprobes and kretprobes noted in @g, together */
+static void tk_gone_unregister(struct tk_gone *g)
+{
+	int i;
+
+	if (g->nk)
+		unregister_kprobes(g->kps, g->nk);
+	if (g->nr)
+		unregister_kretprobes(g->rps, g->nr);
+	for (i = 0; i < g->n; i++)
+		g->tks[i]->registered = false;
+}
+
 static int tk_gone_init(struct tk_gone *g, int n)
 {
 	*g = (struct tk_gone){};
@@ -866,13 +912,7 @@ static int tk_take_out(struct tk *tk, struct tk_gone *g)
 			return ret;
 	}
 	dyn_event_remove(&tk->devent);
-	g->tks[g->n++] = tk;
-	if (!tk->registered)
-		return 0;
-	if (tk_is_return(tk))
-		g->rps[g->nr++] = &tk->rp;
-	else
-		g->kps[g->nk++] = &tk->rp.kp;
+	tk_gone_note(tk, g);
 	return 0;
 }
 
@@ -881,14 +921,50 @@ static void tk_gone_free(struct tk_gone *g)
 {
 	int i;
 
-	if (g->nk)
-		unregister_kprobes(g->kps, g->nk);
-	if (g->nr)
-		unregister_kretprobes(g->rps, g->nr);
+	tk_gone_unregister(g);
 	for (i = 0; i < g->n; i++) {
-		g->tks[i]->registered = false;
 		tk_unlink(g->tks[i]);
 		tk_free(g->tks[i]);
+	}
+}
+
+/* Free a probe tk_doom() took out, and its event if it was the last */
+static void tk_bury(struct tk *tk)
+{
+	if (tk->frees_ev)
+		pev_free(tk->ev);
+	tk_free(tk);
+}
+
+/*
+ * Unregister the kprobes of the probes tk_doom() took out, one grace
+ * period for all of them, then free the probes.  Their events are out of
+ * tracefs and their kprobes disarmed: nothing else reaches them.
+ */
+static void tk_reap(struct work_struct *work)
+{
+	struct dyn_event *pos, *next;
+	LIST_HEAD(doomed);
+	struct tk_gone g;
+	int n = 0;
+
+	mutex_lock(&event_mutex);
+	list_splice_init(&tk_doomed, &doomed);
+	mutex_unlock(&event_mutex);
+	list_for_each_entry(pos, &doomed, list)
+		n++;
+	if (!n)
+		return;
+	if (!tk_gone_init(&g, n)) {
+		list_for_each_entry(pos, &doomed, list)
+			tk_gone_note(to_tk(pos), &g);
+		tk_gone_unregister(&g);
+		tk_gone_destroy(&g);
+	}
+	list_for_each_entry_safe(pos, next, &doomed, list) {
+		/* without memory for @g: one grace period each */
+		tk_unregister_kprobe(to_tk(pos));
+		tk_bury(to_tk(pos));
 	}
 }
 
@@ -928,7 +1004,11 @@ static int tk_release_all(void)
 	tracing_reset_all_online_cpus();
 	mutex_unlock(&event_mutex);
 	/* without memory for @g: one grace period per probe */
-	return ret || !n ? ret : dyn_events_release_all(&tk_dyn_ops);
+	if (!ret && n)
+		ret = dyn_events_release_all(&tk_dyn_ops);
+	/* and nothing is left registered, of earlier "-:" lines either */
+	tk_reap_wait();
+	return ret;
 }
 
 /* ---- kprobe_events and kprobe_profile ---- */
@@ -1316,9 +1396,13 @@ EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
 int kprobe_event_delete(const char *name)
 {
 	char cmd[TPP_MAX_EVENT_NAME_LEN];
+	int ret;
 
 	snprintf(cmd, sizeof(cmd), "-:%s", name);
-	return tk_create_or_delete(cmd);
+	ret = tk_create_or_delete(cmd);
+	/* callers may rely on the kprobe being unregistered */
+	tk_reap_wait();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(kprobe_event_delete);
 
