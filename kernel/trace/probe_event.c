@@ -6,6 +6,7 @@
 #define pr_fmt(fmt)	"trace_probe: " fmt
 
 #include <linux/ctype.h>
+#include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -158,6 +159,7 @@ struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
 	ev->call.data = ev;
 	ev->class.fields_array = pev_fields_array;
 	ev->class.reg = pev_reg;
+	ev->off_gp = get_completed_synchronize_rcu();
 	return ev;
 }
 
@@ -276,6 +278,13 @@ int pev_register(struct pev *ev)
 	return 0;
 }
 
+/*
+ * An event removed since pev_clear_buffers() last ran may still have a
+ * record being written: a trace file stopped taking them less than a
+ * grace period before.  Under event_mutex.
+ */
+static bool pev_gone_busy;
+
 /**
  * pev_busy - whether pev_unregister() refuses the event
  * @ev: a registered event
@@ -297,10 +306,15 @@ bool pev_busy(struct pev *ev)
  */
 int pev_unregister(struct pev *ev)
 {
+	int ret;
+
 	lockdep_assert_held(&event_mutex);
 	if (pev_busy(ev))
 		return -EBUSY;
-	return trace_remove_event_call(&ev->call);
+	ret = trace_remove_event_call(&ev->call);
+	if (!ret && !poll_state_synchronize_rcu(ev->off_gp))
+		pev_gone_busy = true;
+	return ret;
 }
 
 /* ---- Enable and disable ---- */
@@ -419,8 +433,9 @@ static int pev_disable(struct pev *ev, struct trace_event_file *file)
 	/*
 	 * Handlers still walking @links finish before it goes; nobody waits
 	 * for them here (a grace period each made disabling N events N times
-	 * a grace period).
+	 * a grace period).  pev_unregister() notes whether they are done.
 	 */
+	ev->off_gp = get_state_synchronize_rcu();
 	kfree_rcu(link, rcu);
 	return 0;
 }
@@ -706,6 +721,95 @@ bool pev_match_args(const struct tpp_def *def, int argc, const char **argv)
 
 /* ---- The tracefs files that list a probe type's events ---- */
 
+/* Whether @tr's buffers hold no record at all */
+static bool pev_tr_empty(struct trace_array *tr)
+{
+#ifdef CONFIG_TRACER_MAX_TRACE
+	if (tr->max_buffer.buffer && !ring_buffer_empty(tr->max_buffer.buffer))
+		return false;
+#endif
+	return !tr->array_buffer.buffer ||
+	       ring_buffer_empty(tr->array_buffer.buffer);
+}
+
+/*
+ * Removing an event that was enabled in an instance marks the instance's
+ * buffers to be cleared, lest a later event given the same type id
+ * misread its records; the clear waits for a grace period.  Buffers that
+ * hold nothing, from events that stopped writing over a grace period ago,
+ * have nothing to misread: they are left alone.  Under event_mutex.
+ */
+static void pev_clear_buffers(void)
+{
+	struct trace_array *tr;
+
+	lockdep_assert_held(&event_mutex);
+	if (!pev_gone_busy) {
+		mutex_lock(&trace_types_lock);
+		list_for_each_entry(tr, &ftrace_trace_arrays, list)
+			if (tr->clear_trace && pev_tr_empty(tr))
+				tr->clear_trace = false;
+		mutex_unlock(&trace_types_lock);
+	}
+	pev_gone_busy = false;
+	tracing_reset_all_online_cpus();
+}
+
+/* Split "-:[GROUP/]EVENT" in @word (a copy) into *@group and *@event */
+static int pev_release_name(char *word, const char **group,
+			    const char **event)
+{
+	char *slash;
+
+	if (word[0] != '-' || word[1] != ':')
+		return -EINVAL;
+	*group = NULL;
+	*event = word + 2;
+	slash = strchr(word + 2, '/');
+	if (slash) {
+		*slash = '\0';
+		*group = word + 2;
+		*event = slash + 1;
+	}
+	return *group || **event ? 0 : -EINVAL;
+}
+
+/*
+ * "-:[GROUP/]EVENT [PLACE [ARG...]]": remove every event of type @ops
+ * that matches, stopping at the first that refuses (busy).  -ENOENT when
+ * none matched.
+ */
+static int pev_release(const char *raw, struct dyn_event_operations *ops)
+{
+	const char *group, *event;
+	struct dyn_event *pos, *next;
+	char **words;
+	int n, ret;
+
+	words = argv_split(GFP_KERNEL, raw, &n);
+	if (!words)
+		return -ENOMEM;
+	ret = n ? pev_release_name(words[0], &group, &event) : -EINVAL;
+	if (ret)
+		goto free_words;
+	ret = -ENOENT;
+	mutex_lock(&event_mutex);
+	for_each_dyn_event_safe(pos, next) {
+		if (pos->ops != ops ||
+		    !ops->match(group, event, n - 1,
+				(const char **)words + 1, pos))
+			continue;
+		ret = ops->free(pos);
+		if (ret)
+			break;
+	}
+	pev_clear_buffers();
+	mutex_unlock(&event_mutex);
+free_words:
+	argv_free(words);
+	return ret;
+}
+
 /**
  * pev_command - run one line written to a probe type's events file
  * @raw: "-:..." removes, anything else defines
@@ -721,7 +825,7 @@ int pev_command(const char *raw, struct dyn_event_operations *ops)
 	int ret;
 
 	if (raw[0] == '-')
-		return dyn_event_release(raw, ops);
+		return pev_release(raw, ops);
 	ret = dyn_event_create(raw, ops);
 	return ret == -ECANCELED ? -EINVAL : ret;
 }

@@ -80,6 +80,7 @@ struct pev_ops {
  *	enable or disable (see trace_probe_batch_begin()); empty otherwise
  * @members: the probe type's probe points, in creation order
  * @links: trace_event_file links this event writes to (RCU)
+ * @off_gp: RCU state when a trace file last stopped taking its records
  * @layout: record layout and print format, owned
  * @ops: the probe type's callbacks
  * @data: the probe type's, for the whole event; it frees it
@@ -94,6 +95,7 @@ struct pev {
 	struct list_head batch;
 	struct list_head members;
 	struct list_head links;
+	unsigned long off_gp;
 	struct probe_prog *layout;
 	const struct pev_ops *ops;
 	void *data;
