@@ -23,6 +23,7 @@
 struct kenv_count {
 	const char *name;
 	unsigned int n;
+	unsigned long addr;
 };
 
 static int kenv_reg_offset(void *priv, const char *name)
@@ -36,6 +37,7 @@ static int kenv_count_match(void *data, unsigned long addr)
 	struct kenv_count *c = data;
 
 	c->n++;
+	c->addr = addr;
 	return 0;
 }
 
@@ -68,6 +70,28 @@ static struct module *kenv_module_get(const char *name)
 }
 #endif
 
+/* probe_kenv_sym_count(), and in *@addr the address of the last match */
+static int kenv_count(const char *mod, const char *sym, unsigned long *addr)
+{
+	struct kenv_count c = { .name = sym };
+	struct module *owner = NULL;
+	unsigned int vmlinux = 0;
+
+	if (mod) {
+		owner = kenv_module_get(mod);
+		if (!owner)
+			return -ENODEV;
+	} else {
+		kallsyms_on_each_match_symbol(kenv_count_match, sym, &c);
+		vmlinux = c.n;
+	}
+	module_kallsyms_on_each_symbol(mod, kenv_count_named, &c);
+	module_put(owner);
+	/* only a vmlinux match came with its address */
+	*addr = c.n == 1 && vmlinux == 1 ? c.addr : 0;
+	return min_t(unsigned int, c.n, INT_MAX);
+}
+
 /**
  * probe_kenv_sym_count() - count the kallsyms entries of a name
  * @mod: a module name, or NULL for vmlinux and every loaded module
@@ -80,32 +104,37 @@ static struct module *kenv_module_get(const char *name)
  */
 int probe_kenv_sym_count(const char *mod, const char *sym)
 {
-	struct kenv_count c = { .name = sym };
-	struct module *owner = NULL;
+	unsigned long addr;
 
-	if (mod) {
-		owner = kenv_module_get(mod);
-		if (!owner)
-			return -ENODEV;
-	} else {
-		kallsyms_on_each_match_symbol(kenv_count_match, sym, &c);
-	}
-	module_kallsyms_on_each_symbol(mod, kenv_count_named, &c);
-	module_put(owner);
-	return min_t(unsigned int, c.n, INT_MAX);
+	return kenv_count(mod, sym, &addr);
+}
+
+/* Our priv is the BTF context inside the environment: see probe_kenv_init() */
+static struct probe_kenv *kenv_of(void *priv)
+{
+	return container_of(priv, struct probe_kenv, btf);
 }
 
 static int kenv_sym_count(void *priv, const char *mod, const char *sym)
 {
-	return probe_kenv_sym_count(mod, sym);
+	struct probe_kenv *ke = kenv_of(priv);
+	int n = kenv_count(mod, sym, &ke->sym_addr);
+
+	ke->sym = mod ? NULL : sym;
+	return n;
 }
 
-/* "[MOD:]SYM": kprobes looks the name up itself */
+/* "[MOD:]SYM": by the address counted, else kprobes looks the name up */
 static int kenv_func_entry(void *priv, const char *sym, unsigned long offset)
 {
+	struct probe_kenv *ke = kenv_of(priv);
+
 	/* fprobe events build without kprobes; they only sit on entries */
 	if (!IS_ENABLED(CONFIG_KPROBES))
 		return offset ? -EINVAL : 0;
+	if (ke->sym_addr && ke->sym == sym)
+		return kprobe_on_func_entry((kprobe_opcode_t *)ke->sym_addr,
+					    NULL, offset);
 	return kprobe_on_func_entry(NULL, sym, offset);
 }
 

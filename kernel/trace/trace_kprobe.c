@@ -45,6 +45,8 @@
  * @def: the parsed definition: names, place, arguments as listed
  * @prog: the compiled fetch program
  * @nhit: hits, per CPU
+ * @sym_addr: address of the vmlinux symbol probed, found by the parse, or
+ *	0: then kprobes looks the name up
  * @registered: the kprobe is registered with the kprobes core
  * @frees_ev: taken out as the last probe of @ev: tk_reap() frees @ev too
  * @rp: the kretprobe; a plain kprobe uses only @rp.kp
@@ -56,6 +58,7 @@ struct tk {
 	struct tpp_def *def;
 	struct probe_prog *prog;
 	unsigned long __percpu *nhit;
+	unsigned long sym_addr;
 	bool registered;
 	bool frees_ev;
 	struct kretprobe rp;
@@ -370,6 +373,8 @@ static void tk_unregister_kprobe(struct tk *tk)
 	INIT_LIST_HEAD(&kp->list);
 	if (kp->symbol_name)
 		kp->addr = NULL;
+	else if (tk->sym_addr)
+		kp->addr = (void *)(tk->sym_addr + tk->def->offset);
 }
 
 /*
@@ -519,7 +524,10 @@ static void tk_init_kprobe(struct tk *tk)
 	const struct tpp_def *def = tk->def;
 	struct kprobe *kp = &tk->rp.kp;
 
-	if (def->symbol) {
+	if (tk->sym_addr) {
+		/* what the core would find from the name, without a lookup */
+		kp->addr = (void *)(tk->sym_addr + def->offset);
+	} else if (def->symbol) {
 		kp->symbol_name = def->symbol;
 		kp->offset = def->offset;
 	} else {
@@ -539,8 +547,11 @@ static void tk_init_kprobe(struct tk *tk)
 	}
 }
 
-/* A probe for @def, which it takes over, not yet on any event */
-static struct tk *tk_alloc(struct tpp_def *def)
+/*
+ * A probe for @def, which it takes over, not yet on any event; @sym_addr
+ * is the address of its vmlinux symbol, or 0 when not known.
+ */
+static struct tk *tk_alloc(struct tpp_def *def, unsigned long sym_addr)
 {
 	struct tk *tk = kzalloc(sizeof(*tk), GFP_KERNEL);
 	int ret = -ENOMEM;
@@ -548,6 +559,7 @@ static struct tk *tk_alloc(struct tpp_def *def)
 	if (!tk)
 		goto free_def;
 	tk->def = def;
+	tk->sym_addr = sym_addr;
 	tk->nhit = alloc_percpu(unsigned long);
 	if (!tk->nhit)
 		goto free_tk;
@@ -717,7 +729,7 @@ static int tk_create(const char *cmd, struct tpp_error *err)
 	probe_kenv_destroy(&ke);
 	if (IS_ERR(def))
 		return PTR_ERR(def);
-	tk = tk_alloc(def);
+	tk = tk_alloc(def, ke.sym == def->symbol ? ke.sym_addr : 0);
 	if (IS_ERR(tk))
 		return PTR_ERR(tk);
 	ret = tk_register(tk, err);
@@ -1254,7 +1266,7 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 	def = tk_local_def(func, addr, offs, is_return);
 	if (!def)
 		return ERR_PTR(-ENOMEM);
-	tk = tk_alloc(def);
+	tk = tk_alloc(def, 0);
 	if (IS_ERR(tk))
 		return ERR_CAST(tk);
 	ev = pev_alloc(def, is_return ? PEV_HEAD_RET : PEV_HEAD_IP,
