@@ -15,6 +15,7 @@
  *   @@KB hit <case> base=<ns> probed=<ns> delta=<ns> mech=<how it hit>
  *   @@KB scale <case> others=<N> delta=<ns> add=<ns per add>
  *   @@KB bulk <mode> n=<N> add=<ms> enable=<ms> disable=<ms> delete=<ms>
+ *            flush=<ms>  (an O_TRUNC of kprobe_events after the deletes)
  *   @@KB error <what> <why>           (the run then exits 1)
  *
  * Usage: kbench [-s suites] [-c case,...] [-x name=args;...] [-n iters]
@@ -707,7 +708,7 @@ static void suite_bulk(void)
 		int *acc = calloc(ns[i] + 1, sizeof(int));
 
 		for (int batch = 0; batch < 2; batch++) {
-			double t0, add, en, dis, del;
+			double t0, add, en, dis, del, flush;
 			int got, bad;
 
 			t0 = now_ns();
@@ -731,12 +732,17 @@ static void suite_bulk(void)
 					       O_TRUNC)
 				     : delete_each("kbb", ns[i], acc);
 			del = ms_since(t0);
+			/* an O_TRUNC waits for kprobes still unregistering */
+			t0 = now_ns();
+			bad += !!wfile(TRACEFS "/kprobe_events", "", O_TRUNC);
+			flush = ms_since(t0);
 			if (bad)
 				err("bulk", "%d writes failed (%s, %d events)",
 				    bad, batch ? "batch" : "line", ns[i]);
 			printf("@@KB bulk %s n=%d events=%d add=%.1f enable=%.1f "
-			       "disable=%.1f delete=%.1f\n", batch ? "batch" : "line",
-			       ns[i], got, add, en, dis, del);
+			       "disable=%.1f delete=%.1f flush=%.1f\n",
+			       batch ? "batch" : "line", ns[i], got, add, en, dis,
+			       del, flush);
 			fflush(stdout);
 		}
 		free(acc);

@@ -280,6 +280,11 @@ def _diff(by, a, b, div):
     return None
 
 
+# "flush": an O_TRUNC of kprobe_events right after the deletes, which
+# waits for kprobes that "-:" lines left unregistering in the background
+BULK_PHASES = ("add", "enable", "disable", "delete", "flush")
+
+
 def bulk_table(recs, icount=False):
     """Medians over rounds of each phase, from {kernel: [records...]}."""
     cells = {}
@@ -287,7 +292,9 @@ def bulk_table(recs, icount=False):
         for kind, mode, f in rr:
             if kind != "bulk":
                 continue
-            for phase in ("add", "enable", "disable", "delete"):
+            for phase in BULK_PHASES:
+                if phase not in f:
+                    continue
                 key = (mode, int(f["n"]), phase)
                 cells.setdefault(key, {}).setdefault(kernel, []).append(
                     float(f[phase]))
@@ -295,8 +302,7 @@ def bulk_table(recs, icount=False):
            if icount else "bulk, wall-clock ms (TCG, no icount), median of "
            "interleaved boots", _head("mode n phase")]
     for key in sorted(cells, key=lambda k: (k[1], k[0] != "line",
-                                            ("add", "enable", "disable",
-                                             "delete").index(k[2]))):
+                                            BULK_PHASES.index(k[2]))):
         c = cells[key]
         up = statistics.median(c["upstream"]) if "upstream" in c else None
         ours = statistics.median(c["ours"]) if "ours" in c else None
