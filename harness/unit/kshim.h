@@ -292,6 +292,7 @@ static inline int kstrtouint(const char *s, unsigned int base,
 #define __user
 #define __force
 #define nokprobe_inline		inline __attribute__((__always_inline__))
+#define __aligned(x)		__attribute__((__aligned__(x)))
 #define NOKPROBE_SYMBOL(fn)
 #define IS_ENABLED(option)	(option)
 

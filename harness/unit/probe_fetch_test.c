@@ -953,31 +953,37 @@ static long fire_with(struct hit *h, struct probe_cache *cache)
 	return copies;
 }
 
+/* 192 bytes of fixed fields: too big a record to stage, so strings cache */
+#define BIG " +0(%di):x64[24]"
+
 /*
  * The size pass caches short strings, faults included: the store pass
  * reads none of them again, nor the pointers on the way to them.
  */
 static void test_string_cache(void)
 {
+	const char *want = " arg1=\"/etc/passwd\" arg2=\"user string\""
+			   " arg3=(fault)";
 	struct probe_cache cache;
 	struct hit h;
 
 	if (compile(&env_x86, "p vfs_read +0(+8(%di)):string "
-		    "+0(+16(%di)):ustring +0(+104(%di)):string", &h, __LINE__)) {
+		    "+0(+16(%di)):ustring +0(+104(%di)):string" BIG, &h,
+		    __LINE__)) {
 		/* two pointers read, the third faults; strings: not counted */
-		CHECK(fire_with(&h, NULL) == 3);
-		CHECK(fire_with(&h, &cache) == 0);
+		CHECK(fire_with(&h, NULL) == 4);
+		CHECK(fire_with(&h, &cache) == 1);
+		CHECK(!cache.staged);
 		CHECK(cache.nr == 3 && cache.used == 12 + 12 + 0);
 		CHECK(cache.ent[2].len == 0);
-		check_print(&h, " arg1=\"/etc/passwd\" arg2=\"user string\""
-			    " arg3=(fault)", __LINE__);
+		CHECK(!strncmp(h.seq.buffer, want, strlen(want)));
 	}
 	release(&h);
 	/* five strings: the fifth is read twice */
 	if (compile(&env_x86, "p vfs_read +0(%si):string +0(%si):string "
-		    "+0(%si):string +0(%si):string +0(+8(%di)):string",
+		    "+0(%si):string +0(%si):string +0(+8(%di)):string" BIG,
 		    &h, __LINE__)) {
-		CHECK(fire_with(&h, &cache) == 1);
+		CHECK(fire_with(&h, &cache) == 2);
 		CHECK(cache.nr == PROBE_CACHE_STRS && cache.used == 48);
 		CHECK(h.dyn == 5 * 12);
 	}
@@ -1001,6 +1007,47 @@ static void test_string_cache(void)
 		probe_prog_print(h.prog, h.rec, h.size, &h.seq);
 		check_print(&h, " arg1=\"/etc/passwd\"", __LINE__);
 		puts_at(K_PATH, "/etc/passwd", 12);
+	}
+	release(&h);
+}
+
+/*
+ * A record that fits in the cache is staged there whole by the size pass:
+ * the store pass reads nothing, and the record is the one two passes
+ * would have written.
+ */
+static void test_stage(void)
+{
+	static const char *const defs[] = {
+		"p vfs_read +0(+8(%di)):string +0(+16(%di)):ustring "
+		"+0(+104(%di)):string %di:u32 $comm",
+		"p vfs_read +0(%si):string +0(%si):string +0(%si):string "
+		"+0(%si):string +0(%si):string +0(+8(%di)):string",
+	};
+	struct probe_cache cache;
+	unsigned int i, size;
+	struct hit h;
+	char *two;
+
+	for (i = 0; i < ARRAY_SIZE(defs); i++) {
+		if (!compile(&env_x86, defs[i], &h, __LINE__))
+			continue;
+		fire_with(&h, NULL);
+		size = h.size;
+		two = malloc(size);
+		memcpy(two, h.rec, size);
+		CHECK(fire_with(&h, &cache) == 0);
+		CHECK(cache.staged == size && h.size == size);
+		CHECK(!memcmp(two + h.prog->hdr_size, h.rec + h.prog->hdr_size,
+			      size - h.prog->hdr_size));
+		free(two);
+		release(&h);
+	}
+	/* a string too long to stage: sized and stored in two passes */
+	if (compile(&env_x86, "p vfs_read \\0x7f0000010000:ustring", &h,
+		    __LINE__)) {
+		fire_with(&h, &cache);
+		CHECK(!cache.staged && h.dyn == PROBE_MAX_STRING);
 	}
 	release(&h);
 }
@@ -1177,6 +1224,7 @@ int main(void)
 	test_dyn_kinds();
 	test_string_grew();
 	test_string_cache();
+	test_stage();
 	test_eprobe_text_as_number();
 	test_print_guards();
 	test_symbols();

@@ -161,6 +161,8 @@ struct probe_hit {
 	u32 end;		/* end of the record */
 	struct probe_cache *fill;		/* sizing: cache strings here */
 	const struct probe_cache *cache;	/* storing: take them from here */
+	bool stage;		/* storing into a probe_cache's buf */
+	bool cut;		/* staging: a string did not fit */
 };
 
 /* Fields are packed, so most are unaligned; x64 is the default type */
@@ -351,6 +353,24 @@ static nokprobe_inline unsigned int take_cached(struct probe_hit *h,
 	return 0;
 }
 
+/*
+ * store_str() while staging: by the inline word copies, which tell a
+ * string that does not fit from one that fills the room; then the hit is
+ * sized and stored the usual way.
+ */
+static nokprobe_inline void stage_str(struct probe_hit *h, unsigned int dst,
+				      unsigned long addr, u8 mem)
+{
+	long len = 0;
+
+	if (room(h))
+		len = pfa_strncpy_once((char *)h->rec + h->dyn, addr, room(h),
+				       mem == PF_USER);
+	if (len == -E2BIG || !room(h))
+		h->cut = true;
+	put_loc(h, dst, len > 0 ? len : 0);
+}
+
 static nokprobe_inline u32 comm_size(void)
 {
 	return strnlen(pfa_comm(), TASK_COMM_LEN - 1) + 1;
@@ -484,7 +504,12 @@ static nokprobe_inline unsigned int finish(const struct probe_insn *insn,
 		break;
 	case PROBE_OP_ST_STR:
 	case PROBE_OP_ST_USTR:
-		store_str(h, insn->dst, addr, insn->op == PROBE_OP_ST_USTR);
+		if (h->stage)
+			stage_str(h, insn->dst, addr,
+				  insn->op == PROBE_OP_ST_USTR);
+		else
+			store_str(h, insn->dst, addr,
+				  insn->op == PROBE_OP_ST_USTR);
 		break;
 	case PROBE_OP_ST_FSTR:
 		store_str(h, insn->dst, addr, PF_FAULT);
@@ -646,6 +671,32 @@ void probe_prog_save_entry(const struct probe_prog *prog,
 
 NOKPROBE_SYMBOL(probe_prog_save_entry);
 
+/*
+ * Run the store program into @cache's buffer, as if it were the record:
+ * one pass instead of a size pass and a store pass.  False when something
+ * did not fit (a string that may have been cut), and nothing counts.
+ */
+static nokprobe_inline bool stage(const struct probe_prog *prog,
+				  struct probe_hit *h,
+				  struct probe_cache *cache)
+{
+	struct probe_hit s = {
+		.regs = h->regs,
+		.edata = h->edata,
+		.rec = (u8 *)cache->buf,
+		.dyn = prog->fixed_size,
+		.end = sizeof(cache->buf),
+		.stage = true,
+	};
+
+	run(prog->insn, &s);
+	/* a store cut to the room fills it: it may not have fitted */
+	if (s.cut || s.dyn >= s.end)
+		return false;
+	cache->staged = s.dyn;
+	return true;
+}
+
 /**
  * probe_prog_dyn_size - size the dynamic area of a record at a hit
  * @prog: the compiled probe
@@ -671,6 +722,9 @@ unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
 	if (cache) {
 		cache->nr = 0;
 		cache->used = 0;
+		cache->staged = 0;
+		if (prog->stage && stage(prog, &h, cache))
+			return cache->staged - prog->fixed_size;
 	}
 	if (prog->size_insn)
 		run(prog->size_insn, &h);
@@ -1204,6 +1258,9 @@ struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 	prog->is_return = def->is_return;
 	prog->bare = def->kind == 'e';
 	prog->has_dyn = b.has_dyn;
+	/* a uprobe's strings may fault pages in: they are never cached */
+	prog->stage = b.has_dyn && !(def->flags & TPP_USER) &&
+		      b.offset + 2 * sizeof(long) <= PROBE_CACHE_BYTES;
 	prog->nr_fields = def->nr_args;
 	prog->nr_edata = b.nr_edata;
 	prog->nr_syms = b.nr_syms;

@@ -104,6 +104,7 @@ struct probe_prog {
 	bool is_return;
 	bool bare;
 	bool has_dyn;
+	bool stage;
 	unsigned int nr_fields;
 	struct probe_field *fields;
 	unsigned int nr_edata;
@@ -157,19 +158,24 @@ static inline int probe_efield(unsigned int offset, unsigned int size,
  * once: the size pass copies it here, the store pass copies it on into
  * the record, and the dereferences before it are skipped.  Probes
  * without strings never touch it; longer strings are read twice.
+ *
+ * A record that fits in @buf whole is not sized at all: the size pass
+ * runs the store program into @buf (@staged bytes, header included) and
+ * the store pass copies that (see stage()).
  */
 #define PROBE_CACHE_STRS	4
-#define PROBE_CACHE_BYTES	128
+#define PROBE_CACHE_BYTES	192
 
 struct probe_cache {
 	u8 nr;
 	u16 used;
+	u16 staged;
 	struct {
 		u16 dst;
 		u16 off;
 		u16 len;
 	} ent[PROBE_CACHE_STRS];
-	char buf[PROBE_CACHE_BYTES];
+	char buf[PROBE_CACHE_BYTES] __aligned(sizeof(long));
 };
 
 /* Looks up a kernel symbol for @SYM; returns 0 when there is none */
@@ -207,8 +213,8 @@ int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len);
  * @rec_size: @prog->fixed_size plus the probe_prog_dyn_size() reserved
  * @cache: what probe_prog_dyn_size() of this hit cached, or NULL
  *
- * A probe without arguments costs its hits no call.  See
- * __probe_prog_store() for the rest.
+ * A probe without arguments costs its hits no call, a staged record
+ * one memcpy().  See __probe_prog_store() for the rest.
  *
  * Return: bytes of dynamic data written.
  */
@@ -219,6 +225,12 @@ probe_prog_store(const struct probe_prog *prog, struct pt_regs *regs,
 {
 	if (!prog->nr_fields)
 		return 0;
+	/* staged by the size pass: the record is ready but for its header */
+	if (cache && cache->staged && rec_size >= cache->staged) {
+		memcpy((u8 *)rec + prog->hdr_size, cache->buf + prog->hdr_size,
+		       cache->staged - prog->hdr_size);
+		return cache->staged - prog->fixed_size;
+	}
 	return __probe_prog_store(prog, regs, edata, rec, rec_size, cache);
 }
 
