@@ -281,6 +281,16 @@ static int set_optimization(int on)
 	return wfile(OPTSYSCTL, on ? "1" : "0", O_TRUNC);
 }
 
+/*
+ * A kernel may finish a "-:" delete in the background (ours unregisters
+ * the kprobe a grace period later): wait for it with an O_TRUNC of
+ * kprobe_events, so that it does not run inside the next measurement.
+ */
+static void settle_deletes(void)
+{
+	wfile(TRACEFS "/kprobe_events", "", O_TRUNC);
+}
+
 /* first offset of -o that takes a probe (and, for OPT, optimizes) */
 static long pick_offset(enum how how)
 {
@@ -303,6 +313,7 @@ static long pick_offset(enum how how)
 			found = off;
 		enable("kbo", "pick", 0);
 		add_event("-:kbo/pick");
+		settle_deletes();
 	}
 	free(list);
 	return found;
@@ -401,6 +412,7 @@ static void run_hcase(const struct hcase *c)
 	mech = mechanism(SYM, off);
 	enable("kb", "e", 0);
 	add_event("-:kb/e");
+	settle_deletes();
 	if (c->how == INT3 || c->how == OPT)
 		set_optimization(1);
 	if (rc) {
