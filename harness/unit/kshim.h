@@ -392,38 +392,8 @@ long strncpy_from_kernel_nofault(char *dst, const void *src, long count);
 long strncpy_from_user_nofault(char *dst, const void *src, long count);
 long strnlen_user_nofault(const void *src, long count);
 
-/* ---- asm/word-at-a-time.h, little-endian as on x86 and arm64 ---- */
+/* Little-endian, as on x86 and arm64 */
 #define CONFIG_CPU_BIG_ENDIAN	0
-struct word_at_a_time {
-	unsigned long one_bits, high_bits;
-};
-#define WORD_AT_A_TIME_CONSTANTS { ~0UL / 0xff, ~0UL / 0xff << 7 }
-
-static inline unsigned long has_zero(unsigned long a, unsigned long *bits,
-				     const struct word_at_a_time *c)
-{
-	*bits = (a - c->one_bits) & ~a & c->high_bits;
-	return *bits;
-}
-
-static inline unsigned long prep_zero_mask(unsigned long a, unsigned long bits,
-					   const struct word_at_a_time *c)
-{
-	(void)a;
-	(void)c;
-	return bits;
-}
-
-static inline unsigned long create_zero_mask(unsigned long bits)
-{
-	return ((bits - 1) & ~bits) >> 7;
-}
-
-/* The index of the first zero byte */
-static inline unsigned long find_zero(unsigned long mask)
-{
-	return __builtin_popcountl(mask) / 8;
-}
 
 /* A user access section: each read is a nofault copy */
 #define user_read_access_begin(p, len)	access_ok(p, len)

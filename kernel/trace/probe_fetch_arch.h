@@ -23,7 +23,6 @@
 #include <linux/unaligned.h>
 
 #include <asm/tlb.h>		/* nmi_uaccess_okay() */
-#include <asm/word-at-a-time.h>
 
 static nokprobe_inline unsigned long pfa_reg(struct pt_regs *regs,
 					     unsigned long offset)
@@ -191,6 +190,26 @@ static nokprobe_inline unsigned long pfa_word_lead(unsigned int i)
 }
 
 /*
+ * The top bit of each byte of @w that is zero, and no other: exact, with
+ * no borrow from one byte into the next, so it serves either byte order.
+ * Open-coded rather than asm/word-at-a-time.h, whose helpers the compiler
+ * may leave out of line: no call may sit in a user access section.
+ */
+static nokprobe_inline unsigned long pfa_zero_bytes(unsigned long w)
+{
+	const unsigned long low7 = ~0UL / 0xff * 0x7f;
+
+	return ~(((w & low7) + low7) | w | low7);
+}
+
+/* Index, in memory order, of the first byte @mask marks; @mask != 0 */
+static nokprobe_inline unsigned int pfa_first_marked(unsigned long mask)
+{
+	return (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? __builtin_clzl(mask) :
+						    __builtin_ctzl(mask)) / 8;
+}
+
+/*
  * Append to @dst at *@n the bytes of @w, a word read at an aligned
  * address, from its byte @i on; the bytes before are not the string's.
  * Returns true when the word held the NUL, then counted in *@n.
@@ -198,14 +217,13 @@ static nokprobe_inline unsigned long pfa_word_lead(unsigned int i)
 static nokprobe_inline bool pfa_word_put(char *dst, long *n, unsigned long w,
 					 unsigned int i)
 {
-	const struct word_at_a_time k = WORD_AT_A_TIME_CONSTANTS;
 	unsigned long zero;
 
 	w |= pfa_word_lead(i);
 	put_unaligned(pfa_word_from(w, i), (unsigned long *)(dst + *n));
-	if (has_zero(w, &zero, &k)) {
-		zero = prep_zero_mask(w, zero, &k);
-		*n += find_zero(create_zero_mask(zero)) + 1 - i;
+	zero = pfa_zero_bytes(w);
+	if (zero) {
+		*n += pfa_first_marked(zero) + 1 - i;
 		return true;
 	}
 	*n += sizeof(long) - i;
