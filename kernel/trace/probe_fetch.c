@@ -361,12 +361,11 @@ static nokprobe_inline unsigned int take_cached(struct probe_hit *h,
 static nokprobe_inline void stage_str(struct probe_hit *h, unsigned int dst,
 				      unsigned long addr, u8 mem)
 {
-	long len = 0;
+	u32 n = room(h);
+	long len = n ? pfa_strncpy_once((char *)h->rec + h->dyn, addr, n,
+					mem == PF_USER) : -E2BIG;
 
-	if (room(h))
-		len = pfa_strncpy_once((char *)h->rec + h->dyn, addr, room(h),
-				       mem == PF_USER);
-	if (len == -E2BIG || !room(h))
+	if (len == -E2BIG)
 		h->cut = true;
 	put_loc(h, dst, len > 0 ? len : 0);
 }
