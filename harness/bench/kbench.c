@@ -266,12 +266,20 @@ static const char *mechanism(const char *sym, long off)
 	return m;
 }
 
-/* wait until the probe is (on) or is no longer (!on) optimized */
+/*
+ * Wait until the probe is (on) or is no longer (!on) optimized, then let
+ * the optimizer's own aftermath (its grace periods, the frees) finish:
+ * under icount it would otherwise run on the other CPU inside the
+ * measured loop, which moved optprobe-0 by up to 50 instructions from
+ * one run to the next.  Idle time is free under icount.
+ */
 static int wait_optimized(const char *sym, long off, int on)
 {
 	for (int i = 0; i < 500; i++) {
-		if ((strcmp(mechanism(sym, off), "opt") == 0) == on)
+		if ((strcmp(mechanism(sym, off), "opt") == 0) == on) {
+			usleep(300000);
 			return 0;
+		}
 		usleep(10000);
 	}
 	return -1;

@@ -43,6 +43,7 @@ class Params:
             if s not in ICOUNT_SUITES + WALL_SUITES:
                 raise SystemExit(f"ktest: unknown SUITE '{s}'")
         long_mode = env.get("LONG", "0") not in ("", "0")
+        self.long = long_mode
         self.iters = int(env.get("ITERS") or 200000)
         self.rounds = int(env.get("ROUNDS") or 5)
         self.cases = env.get("CASES", "")
@@ -341,7 +342,8 @@ def save(path, arch, new):
             old = f.read()
     secs = _sections(old)
     secs.update(new)
-    order = ["icount", "bulk", "bulk-icount", "scale-long"]
+    order = ["icount", "bulk", "bulk-icount", "scale-long",
+             "bulk-icount-long"]
     with open(path, "w") as f:
         f.write(f"# make bench ARCH={arch}: upstream vs ours, same config "
                 "(harness/bench/kbench.c).\n# ratio = ours / upstream; "
@@ -400,13 +402,20 @@ def run_bulk(h, prepared, p, arch):
     how = ("-icount shift=0,sleep=off (guest time)" if p.bulk_icount
            else "TCG thread=single, tsc=reliable (wall clock)")
     return [f"== {bulk_section(p)} == BULK_COUNTS={p.bulk} "
-            f"rounds={rounds}, kprobe events p:kb{{l,b}}N/fI on distinct functions",
+            f"rounds={rounds}, kprobe events p:kb{{l,b}}N/fI on distinct "
+            "functions",
             *_stamp(builds, f"{how}, -smp 2"), "",
             *bulk_table(recs, p.bulk_icount)]
 
 
 def bulk_section(p):
-    return "bulk-icount" if p.bulk_icount else "bulk"
+    """LONG runs have sections of their own: they take too long to redo."""
+    return ("bulk-icount" if p.bulk_icount else "bulk") + \
+        ("-long" if p.long else "")
+
+
+def icount_section(p):
+    return "scale-long" if p.long else "icount"
 
 
 def main(h, args):
@@ -417,7 +426,7 @@ def main(h, args):
         t0 = time.monotonic()
         prepared = {k: h.prepare(args, name, k) for k in KERNELS}
         new = {}
-        for sec, fn in (("icount", run_icount),
+        for sec, fn in ((icount_section(p), run_icount),
                         (bulk_section(p), run_bulk)):
             lines = fn(h, prepared, p, name)
             if lines:

@@ -74,3 +74,14 @@ class Smoke(unittest.TestCase):
     def test_unknown_suite(self):
         with self.assertRaises(SystemExit):
             bench.Params(env={"SUITE": "hit,nope"})
+
+
+class Sections(unittest.TestCase):
+    def test_long_runs_keep_their_own_sections(self):
+        short = bench.Params(env={"BULK_ICOUNT": "1"})
+        long_ = bench.Params(env={"BULK_ICOUNT": "1", "LONG": "1"})
+        self.assertEqual(bench.bulk_section(short), "bulk-icount")
+        self.assertEqual(bench.icount_section(short), "icount")
+        self.assertEqual(bench.bulk_section(long_), "bulk-icount-long")
+        self.assertEqual(bench.icount_section(long_), "scale-long")
+        self.assertIn("10000", long_.bulk)
