@@ -15,6 +15,7 @@ second boot with lockdown=confidentiality and a kprobe_event= probe
 """
 
 import os
+import re
 import time
 
 from . import check, expect, qemu
@@ -42,6 +43,30 @@ def programs(arch, outdir):
         run([f"{arch.cross}gcc", "-O2", "-Wall", "-static", "-o", path,
              os.path.join(REL, f"{name}.c")])
         out[name] = path
+    return out
+
+
+# failnth.txt is written with x86_64 names: what they are elsewhere
+CORPUS_NAMES = {
+    "arm64": {"%di": "%x0", "%si": "%x1", "%dx": "%x2", "%cx": "%x3",
+              "%r8": "%x4", "%r9": "%x5", "%ax": "%x0", "%ip": "%pc",
+              "0xffffffff81000000": "0xffff800080000000"},
+}
+
+
+def corpus(archname, rundir):
+    """failnth.txt for archname: the x86_64 corpus with its register
+    names and kernel text address translated; the path to use."""
+    src = os.path.join(REL, "failnth.txt")
+    names = CORPUS_NAMES.get(archname)
+    if not names:
+        return src
+    with open(src) as f:
+        text = f.read()
+    pat = re.compile("|".join(re.escape(k) + r"\b" for k in names))
+    out = os.path.join(rundir, "failnth.txt")
+    with open(out, "w") as f:
+        f.write(pat.sub(lambda m: names[m.group(0)], text))
     return out
 
 
@@ -125,7 +150,7 @@ def check_debug(h, args, archname):
     rundir = h.rundir(args.kernel, archname, "check-debug")
     files = programs(b.arch, rundir)
     files.update({"rel.sh": os.path.join(REL, "rel.sh"),
-                  "failnth.txt": os.path.join(REL, "failnth.txt")})
+                  "failnth.txt": corpus(archname, rundir)})
     script = job(rundir, cases)
     files["rel.env"] = os.path.join(rundir, "rel.env")
     initrd = h.initrd(rundir, base, "script", script, h.env(b), files)
