@@ -17,6 +17,7 @@ from .util import log
 # Seconds without console output before the guest's userland starts
 # that mean a hung boot.
 BOOT_SILENCE = 120
+BOOTED = b"@@KPT-BOOTED"
 
 
 def command(build, initrd, interactive=False, icount=False, append=""):
@@ -91,6 +92,7 @@ def _pump(cmd, logpath, timeout, stream, run_silence):
     deadline = time.monotonic() + timeout
     last = time.monotonic()
     booted = False
+    tail = b""
     why = "exit"
     with open(logpath, "wb") as logf:
         while True:
@@ -108,7 +110,10 @@ def _pump(cmd, logpath, timeout, stream, run_silence):
             if not chunk:
                 break
             last = time.monotonic()
-            booted = booted or b"@@KPT-BOOTED" in chunk
+            # the serial port writes a byte at a time: a marker can
+            # straddle two reads
+            booted = booted or BOOTED in tail + chunk
+            tail = chunk[-len(BOOTED):]
             chunk = chunk.replace(b"\r", b"")
             logf.write(chunk)
             logf.flush()
