@@ -8,25 +8,25 @@ from unittest import mock
 from kpt import qemu
 
 
+def pump(script):
+    """(why, booted) of _pump() over a shell script, BOOT_SILENCE 1 s."""
+    with tempfile.TemporaryDirectory() as d, \
+            mock.patch.object(qemu, "BOOT_SILENCE", 1):
+        return qemu._pump(["sh", "-c", script], os.path.join(d, "log"), 20,
+                          False, None)
+
+
 class Pump(unittest.TestCase):
     def test_marker_split_across_reads(self):
         # The serial port writes byte by byte: the boot marker may come
         # in two reads.  A guest that booted and then stays quiet longer
         # than BOOT_SILENCE is not a hung boot.
-        cmd = ["sh", "-c", "printf '@@KPT-'; sleep 0.5; "
-               "printf 'BOOTED kernel=x\\n'; sleep 2; echo done"]
-        with tempfile.TemporaryDirectory() as d, \
-                mock.patch.object(qemu, "BOOT_SILENCE", 1):
-            why, booted = qemu._pump(cmd, os.path.join(d, "log"), 20,
-                                     False, None)
+        why, booted = pump("printf '@@KPT-'; sleep 0.5; "
+                           "printf 'BOOTED kernel=x\\n'; sleep 2; echo done")
         self.assertTrue(booted)
         self.assertEqual(why, "exit")
 
     def test_silent_before_boot_is_a_hang(self):
-        cmd = ["sh", "-c", "printf 'early\\n'; sleep 8"]
-        with tempfile.TemporaryDirectory() as d, \
-                mock.patch.object(qemu, "BOOT_SILENCE", 1):
-            why, booted = qemu._pump(cmd, os.path.join(d, "log"), 20,
-                                     False, None)
+        why, booted = pump("printf 'early\\n'; sleep 8")
         self.assertFalse(booted)
         self.assertEqual(why, "silent")
