@@ -15,8 +15,9 @@
  *   @@KB hit <case> base=<ns> probed=<ns> delta=<ns> mech=<how it hit>
  *   @@KB scale <case> others=<N> delta=<ns> add=<ns per add>
  *   @@KB bulk <mode> n=<N> add=<ms> enable=<ms> again=<ms> disable=<ms>
- *            delete=<ms>
- *            flush=<ms>  (an O_TRUNC of kprobe_events after the deletes)
+ *            delete=<ms> flush=<ms>  (again: the enable writes repeated,
+ *            changing nothing; flush: an O_TRUNC of kprobe_events after
+ *            the deletes)
  *   @@KB error <what> <why>           (the run then exits 1)
  *
  * Usage: kbench [-s suites] [-c case,...] [-x name=args;...] [-n iters]
@@ -712,12 +713,6 @@ static int delete_each(const char *grp, int n, const int *accepted)
 }
 
 /*
- * Add, enable, disable and delete N kprobe events, first one write per
- * event ("line": a definition per write, each event's enable file, a
- * "-:" line per write), then in one write each ("batch": all
- * definitions, the group's enable file, O_TRUNC of kprobe_events).
- */
-/*
  * The boot's first event enable expands the ring buffer from its boot
  * size, which allocates the pages and waits for a grace period: how long
  * that wait is under icount depends on where the tick is, tens of ms
@@ -750,6 +745,13 @@ static void group_name(char *buf, size_t len, int batch, int n)
 	snprintf(buf, len, "kb%c%d", batch ? 'b' : 'l', n);
 }
 
+/*
+ * Add, enable, disable and delete N kprobe events, first one write per
+ * event ("line": a definition per write, each event's enable file, a
+ * "-:" line per write), then in one write each ("batch": all
+ * definitions, the group's enable file, O_TRUNC of kprobe_events).
+ * Between enable and disable, "again" repeats the enable writes.
+ */
 static void suite_bulk(void)
 {
 	int ns[16], n = parse_counts(bulkcounts, ns, 16);
