@@ -719,9 +719,7 @@ unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
 	struct probe_hit h = { .regs = regs, .edata = edata, .fill = cache };
 
 	if (cache) {
-		cache->nr = 0;
-		cache->used = 0;
-		cache->staged = 0;
+		probe_cache_clear(cache);
 		if (prog->stage && stage(prog, &h, cache))
 			return cache->staged - prog->fixed_size;
 	}

@@ -156,8 +156,9 @@ static inline int probe_efield(unsigned int offset, unsigned int size,
  * walking its dereferences.  A handler that keeps one of these on its
  * stack across both passes has a short string (and a faulting one) read
  * once: the size pass copies it here, the store pass copies it on into
- * the record, and the dereferences before it are skipped.  Probes
- * without strings never touch it; longer strings are read twice.
+ * the record, and the dereferences before it are skipped.  Longer
+ * strings are read twice.  A handler's cache starts uninitialized: each
+ * hit sizes through probe_prog_hit_size(), which clears it first.
  *
  * A record that fits in @buf whole is not sized at all: the size pass
  * runs the store program into @buf (@staged bytes, header included) and
@@ -198,6 +199,36 @@ unsigned int __probe_prog_store(const struct probe_prog *prog,
 				const unsigned long *edata, void *rec,
 				unsigned int rec_size,
 				const struct probe_cache *cache);
+
+/* Forget an earlier hit: no string kept, no record staged */
+static __always_inline void probe_cache_clear(struct probe_cache *cache)
+{
+	cache->nr = 0;
+	cache->used = 0;
+	cache->staged = 0;
+}
+
+/**
+ * probe_prog_hit_size - size the dynamic area of a record, for any probe
+ * @prog: the compiled probe
+ * @regs: registers at the hit
+ * @edata: entry data of a return probe, or NULL
+ * @cache: the handler's cache for this hit, in any state
+ *
+ * Return: as probe_prog_dyn_size(); 0 for a probe without dynamic data,
+ * whose @cache is cleared all the same, so that probe_prog_store() finds
+ * nothing staged in it.
+ */
+static __always_inline unsigned int
+probe_prog_hit_size(const struct probe_prog *prog, struct pt_regs *regs,
+		    const unsigned long *edata, struct probe_cache *cache)
+{
+	if (!prog->has_dyn) {
+		probe_cache_clear(cache);
+		return 0;
+	}
+	return probe_prog_dyn_size(prog, regs, edata, cache);
+}
 
 int probe_prog_print(const struct probe_prog *prog, const void *rec,
 		     unsigned int rec_size, struct trace_seq *s);

@@ -113,19 +113,6 @@ static nokprobe_inline void tf_fill_head(const struct tf *tf, void *rec,
 		head[1] = ret_ip;
 }
 
-/* Size the strings of a hit, keeping the short ones in @cache */
-static nokprobe_inline unsigned int tf_dyn_size(const struct tf *tf,
-						struct pt_regs *regs,
-						const unsigned long *edata,
-						struct probe_cache *cache)
-{
-	if (!probe_prog_has_dyn(tf->prog)) {
-		cache->nr = 0;
-		return 0;
-	}
-	return probe_prog_dyn_size(tf->prog, regs, edata, cache);
-}
-
 static nokprobe_inline void tf_trace_one(const struct tf *tf,
 					 struct trace_event_file *file,
 					 struct pt_regs *regs,
@@ -140,7 +127,8 @@ static nokprobe_inline void tf_trace_one(const struct tf *tf,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	size = tf->prog->fixed_size + tf_dyn_size(tf, regs, edata, &cache);
+	size = tf->prog->fixed_size +
+	       probe_prog_hit_size(tf->prog, regs, edata, &cache);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
 		return;
@@ -169,7 +157,7 @@ static void tf_perf(const struct tf *tf, struct pt_regs *regs,
 		    unsigned long ret_ip)
 {
 	struct trace_event_call *call = &tf->ev->call;
-	unsigned int fixed = tf->prog->fixed_size;
+	unsigned int fixed = tf->prog->fixed_size, dsize;
 	struct probe_cache cache __uninitialized;
 	struct hlist_head *head;
 	int size, rctx;
@@ -178,9 +166,9 @@ static void tf_perf(const struct tf *tf, struct pt_regs *regs,
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		return;
+	dsize = probe_prog_hit_size(tf->prog, regs, edata, &cache);
 	/* perf adds a u32 size in front; keep the whole u64 aligned */
-	size = ALIGN(fixed + tf_dyn_size(tf, regs, edata, &cache) + sizeof(u32),
-		     sizeof(u64)) - sizeof(u32);
+	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
 	size = min_t(int, size, PERF_MAX_TRACE_SIZE - sizeof(u32));
 	rec = perf_trace_buf_alloc(size, NULL, &rctx);

@@ -127,19 +127,6 @@ static nokprobe_inline void tk_fill_head(const struct tk *tk, void *rec,
 		head[1] = ret_ip;
 }
 
-/* Size the strings of a hit, keeping the short ones in @cache */
-static nokprobe_inline unsigned int tk_dyn_size(const struct tk *tk,
-						struct pt_regs *regs,
-						const unsigned long *edata,
-						struct probe_cache *cache)
-{
-	if (!probe_prog_has_dyn(tk->prog)) {
-		cache->nr = 0;
-		return 0;
-	}
-	return probe_prog_dyn_size(tk->prog, regs, edata, cache);
-}
-
 static nokprobe_inline void tk_trace_one(const struct tk *tk,
 					 struct trace_event_file *file,
 					 struct pt_regs *regs,
@@ -153,7 +140,8 @@ static nokprobe_inline void tk_trace_one(const struct tk *tk,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	size = tk->prog->fixed_size + tk_dyn_size(tk, regs, edata, &cache);
+	size = tk->prog->fixed_size +
+	       probe_prog_hit_size(tk->prog, regs, edata, &cache);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
 		return;
@@ -198,7 +186,7 @@ static int tk_perf(const struct tk *tk, struct pt_regs *regs,
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		return 0;
-	dsize = tk_dyn_size(tk, regs, edata, &cache);
+	dsize = probe_prog_hit_size(tk->prog, regs, edata, &cache);
 	/* perf adds a u32 size in front; keep the whole u64 aligned */
 	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
