@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kshim.h"
+#include "probe_fetch.h"
 #include "fake_mem.h"
 
 bool kshim_non_overlapping = true;
@@ -236,4 +238,10 @@ unsigned long fake_kallsyms_lookup(void *priv, const char *name)
 		if (!strcmp(s->name, name))
 			return s->addr;
 	return 0;
+}
+
+void fake_stack_garbage(struct probe_cache *cache, unsigned int size)
+{
+	memset(cache, 0x5a, sizeof(*cache));
+	cache->staged = size;
 }

@@ -23,4 +23,11 @@ void *fake_mem_at(unsigned long addr);
 /* kallsyms_lookup_name() of the fake kallsyms */
 unsigned long fake_kallsyms_lookup(void *priv, const char *name);
 
+struct probe_cache;
+/*
+ * What a handler's uninitialized cache may hold, at its worst: a record
+ * of @size bytes that looks staged.  Nothing of it may reach a record.
+ */
+void fake_stack_garbage(struct probe_cache *cache, unsigned int size);
+
 #endif /* FAKE_MEM_H */

@@ -553,9 +553,7 @@ static void check_cached(const struct probe_prog *prog,
 	struct probe_cache cache;
 	u8 *rec2;
 
-	/* the handler's cache is uninitialized: at worst it looks staged */
-	memset(&cache, 0x5a, sizeof(cache));
-	cache.staged = size;
+	fake_stack_garbage(&cache, size);
 	FUZZ_CHECK(probe_prog_hit_size(prog, &regs, edata, &cache) == dyn);
 	FUZZ_CHECK(cache.nr <= PROBE_CACHE_STRS &&
 		   cache.used <= PROBE_CACHE_BYTES);

@@ -228,16 +228,6 @@ static void check_locs(const struct hit *h, int line)
 }
 
 /*
- * Stack garbage in a handler's cache, at its worst: a record that looks
- * staged and fits.  Nothing of it may reach the record.
- */
-static void poison_cache(struct probe_cache *cache, unsigned int size)
-{
-	memset(cache, 0x5a, sizeof(*cache));
-	cache->staged = size;
-}
-
-/*
  * The kprobe handler's way: the size pass caches short strings for the
  * store pass, in a cache the handler did not initialize.  It must write
  * the record fire() just wrote.
@@ -248,7 +238,7 @@ static void fire_cached(struct hit *h, unsigned int stored, int line)
 	struct probe_cache cache;
 	u8 *rec = malloc(h->size);
 
-	poison_cache(&cache, h->size);
+	fake_stack_garbage(&cache, h->size);
 	check(probe_prog_hit_size(prog, &regs, h->edata, &cache) == h->dyn,
 	      "sized the same with a cache", line);
 	memset(rec, 0xa5, h->size);
