@@ -328,6 +328,10 @@ def _sections(text):
         m = re.match(r"^== (\S+) ==", line)
         if m:
             cur = m.group(1)
+            if cur in secs:
+                # save() would keep one of the two and drop the other
+                raise SystemExit(f"bench: two sections named {cur!r} in "
+                                 "the results file; rename one")
             secs[cur] = []
         if cur:
             secs[cur].append(line)
@@ -382,7 +386,9 @@ def run_icount(h, prepared, p, arch):
     recs = {k: boot(h, prepared[k], p, suites, "bench", icount=True)
             for k in KERNELS}
     builds = {k: prepared[k][0] for k in KERNELS}
-    lines = [f"== icount == suites {','.join(suites)}, ITERS={p.iters} "
+    # the header names the section save() files it under
+    lines = [f"== {icount_section(p)} == suites {','.join(suites)}, "
+             f"ITERS={p.iters} "
              f"ROUNDS={p.rounds}, SCALE_COUNTS={p.scale}",
              *_stamp(builds, "-icount shift=0,sleep=off, -smp 2"), "",
              *icount_tables(recs)]
