@@ -278,12 +278,45 @@ int pev_register(struct pev *ev)
 	return 0;
 }
 
+/* Whether @tr's buffers hold no record at all */
+static bool pev_tr_empty(struct trace_array *tr)
+{
+#ifdef CONFIG_TRACER_MAX_TRACE
+	if (tr->max_buffer.buffer && !ring_buffer_empty(tr->max_buffer.buffer))
+		return false;
+#endif
+	return !tr->array_buffer.buffer ||
+	       ring_buffer_empty(tr->array_buffer.buffer);
+}
+
 /*
- * An event removed since pev_clear_buffers() last ran may still have a
- * record being written: a trace file stopped taking them less than a
- * grace period before.  Under event_mutex.
+ * Removing an event that was enabled in an instance marks the instance
+ * (tr->clear_trace) for a clear of its buffers, lest a later event given
+ * the same type id misread its records.  Whoever removed the event then
+ * clears the marked instances, waiting a grace period for each.  An
+ * instance whose buffers hold nothing has nothing to misread, once the
+ * event stopped writing over a grace period ago (pev.off_gp), so that
+ * removing one event after another, a "-:" line each, need not wait a
+ * grace period each.
+ *
+ * With @unmark, take the mark off the instances whose buffers are empty.
+ * Return: whether an instance is still marked.
  */
-static bool pev_gone_busy;
+static bool pev_marked(bool unmark)
+{
+	struct trace_array *tr;
+	bool marked = false;
+
+	lockdep_assert_held(&event_mutex);
+	mutex_lock(&trace_types_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		if (unmark && tr->clear_trace && pev_tr_empty(tr))
+			tr->clear_trace = false;
+		marked |= tr->clear_trace;
+	}
+	mutex_unlock(&trace_types_lock);
+	return marked;
+}
 
 /**
  * pev_busy - whether pev_unregister() refuses the event
@@ -301,20 +334,30 @@ bool pev_busy(struct pev *ev)
  * pev_unregister - remove the event from tracefs
  * @ev: a registered event
  *
+ * When no instance was marked for a clear before, and the event stopped
+ * writing over a grace period ago, unmarks the instances whose buffers
+ * are empty: those it marked have nothing of it to misread.  A mark that
+ * was there before, from another removal whose clear has not run yet,
+ * stays with every other, whatever removed that event.
+ *
  * Return: 0, or -EBUSY while enabled or in use (then nothing changed).
  * Caller holds event_mutex.
  */
 int pev_unregister(struct pev *ev)
 {
+	bool marked;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (pev_busy(ev))
 		return -EBUSY;
+	marked = pev_marked(false);
 	ret = trace_remove_event_call(&ev->call);
-	if (!ret && !poll_state_synchronize_rcu(ev->off_gp))
-		pev_gone_busy = true;
-	return ret;
+	if (ret)
+		return ret;
+	if (!marked && poll_state_synchronize_rcu(ev->off_gp))
+		pev_marked(true);
+	return 0;
 }
 
 /* ---- Enable and disable ---- */
@@ -721,95 +764,6 @@ bool pev_match_args(const struct tpp_def *def, int argc, const char **argv)
 
 /* ---- The tracefs files that list a probe type's events ---- */
 
-/* Whether @tr's buffers hold no record at all */
-static bool pev_tr_empty(struct trace_array *tr)
-{
-#ifdef CONFIG_TRACER_MAX_TRACE
-	if (tr->max_buffer.buffer && !ring_buffer_empty(tr->max_buffer.buffer))
-		return false;
-#endif
-	return !tr->array_buffer.buffer ||
-	       ring_buffer_empty(tr->array_buffer.buffer);
-}
-
-/*
- * Removing an event that was enabled in an instance marks the instance's
- * buffers to be cleared, lest a later event given the same type id
- * misread its records; the clear waits for a grace period.  Buffers that
- * hold nothing, from events that stopped writing over a grace period ago,
- * have nothing to misread: they are left alone.  Under event_mutex.
- */
-static void pev_clear_buffers(void)
-{
-	struct trace_array *tr;
-
-	lockdep_assert_held(&event_mutex);
-	if (!pev_gone_busy) {
-		mutex_lock(&trace_types_lock);
-		list_for_each_entry(tr, &ftrace_trace_arrays, list)
-			if (tr->clear_trace && pev_tr_empty(tr))
-				tr->clear_trace = false;
-		mutex_unlock(&trace_types_lock);
-	}
-	pev_gone_busy = false;
-	tracing_reset_all_online_cpus();
-}
-
-/* Split "-:[GROUP/]EVENT" in @word (a copy) into *@group and *@event */
-static int pev_release_name(char *word, const char **group,
-			    const char **event)
-{
-	char *slash;
-
-	if (word[0] != '-' || word[1] != ':')
-		return -EINVAL;
-	*group = NULL;
-	*event = word + 2;
-	slash = strchr(word + 2, '/');
-	if (slash) {
-		*slash = '\0';
-		*group = word + 2;
-		*event = slash + 1;
-	}
-	return *group || **event ? 0 : -EINVAL;
-}
-
-/*
- * "-:[GROUP/]EVENT [PLACE [ARG...]]": remove every event of type @ops
- * that matches, stopping at the first that refuses (busy).  -ENOENT when
- * none matched.
- */
-static int pev_release(const char *raw, struct dyn_event_operations *ops)
-{
-	const char *group, *event;
-	struct dyn_event *pos, *next;
-	char **words;
-	int n, ret;
-
-	words = argv_split(GFP_KERNEL, raw, &n);
-	if (!words)
-		return -ENOMEM;
-	ret = n ? pev_release_name(words[0], &group, &event) : -EINVAL;
-	if (ret)
-		goto free_words;
-	ret = -ENOENT;
-	mutex_lock(&event_mutex);
-	for_each_dyn_event_safe(pos, next) {
-		if (pos->ops != ops ||
-		    !ops->match(group, event, n - 1,
-				(const char **)words + 1, pos))
-			continue;
-		ret = ops->free(pos);
-		if (ret)
-			break;
-	}
-	pev_clear_buffers();
-	mutex_unlock(&event_mutex);
-free_words:
-	argv_free(words);
-	return ret;
-}
-
 /**
  * pev_command - run one line written to a probe type's events file
  * @raw: "-:..." removes, anything else defines
@@ -825,7 +779,7 @@ int pev_command(const char *raw, struct dyn_event_operations *ops)
 	int ret;
 
 	if (raw[0] == '-')
-		return pev_release(raw, ops);
+		return dyn_event_release(raw, ops);
 	ret = dyn_event_create(raw, ops);
 	return ret == -ECANCELED ? -EINVAL : ret;
 }
