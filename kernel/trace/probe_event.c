@@ -337,8 +337,8 @@ bool pev_busy(struct pev *ev)
  * When no instance was marked for a clear before, and the event stopped
  * writing over a grace period ago, unmarks the instances whose buffers
  * are empty: those it marked have nothing of it to misread.  A mark that
- * was there before, from another removal whose clear has not run yet,
- * stays with every other, whatever removed that event.
+ * was there before belongs to another removal, of any event type, whose
+ * clear has not run yet: then every mark stays.
  *
  * Return: 0, or -EBUSY while enabled or in use (then nothing changed).
  * Caller holds event_mutex.
