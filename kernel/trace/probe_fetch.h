@@ -5,8 +5,7 @@
  * layout and print formats of the records it writes.  At a hit the probe
  * handler only walks the array:
  *
- *	dsize = probe_prog_has_dyn(prog) ?
- *		probe_prog_dyn_size(prog, regs, edata, &cache) : 0;
+ *	dsize = probe_prog_hit_size(prog, regs, edata, &cache);
  *	rec = <reserve prog->fixed_size + dsize bytes>;
  *	<fill in the header: struct trace_entry, then ip or func/ret_ip>;
  *	probe_prog_store(prog, regs, edata, rec, prog->fixed_size + dsize,
@@ -200,6 +199,11 @@ unsigned int __probe_prog_store(const struct probe_prog *prog,
 				unsigned int rec_size,
 				const struct probe_cache *cache);
 
+static __always_inline bool probe_prog_has_dyn(const struct probe_prog *prog)
+{
+	return prog->has_dyn;
+}
+
 /* Forget an earlier hit: no string kept, no record staged */
 static __always_inline void probe_cache_clear(struct probe_cache *cache)
 {
@@ -223,7 +227,7 @@ static __always_inline unsigned int
 probe_prog_hit_size(const struct probe_prog *prog, struct pt_regs *regs,
 		    const unsigned long *edata, struct probe_cache *cache)
 {
-	if (!prog->has_dyn) {
+	if (!probe_prog_has_dyn(prog)) {
 		probe_cache_clear(cache);
 		return 0;
 	}
@@ -263,11 +267,6 @@ probe_prog_store(const struct probe_prog *prog, struct pt_regs *regs,
 		return cache->staged - prog->fixed_size;
 	}
 	return __probe_prog_store(prog, regs, edata, rec, rec_size, cache);
-}
-
-static inline bool probe_prog_has_dyn(const struct probe_prog *prog)
-{
-	return prog->has_dyn;
 }
 
 static inline unsigned int probe_prog_edata_size(const struct probe_prog *prog)
