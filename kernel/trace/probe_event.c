@@ -10,6 +10,7 @@
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/stringhash.h>
 #include <linux/trace_events.h>
 
 #include "trace.h"
@@ -147,6 +148,7 @@ struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
 		return ERR_PTR(ret);
 	}
 	ev->call.name = kstrdup(def->event, GFP_KERNEL);
+	ev->name_hash = full_name_hash(NULL, def->event, strlen(def->event));
 	ev->class.system = kstrdup(def->group, GFP_KERNEL);
 	if (!ev->call.name || !ev->class.system || pev_set_print_fmt(ev)) {
 		pev_free(ev);
@@ -184,25 +186,33 @@ void pev_free(struct pev *ev)
  * @group: its system
  * @event: its name
  *
- * Return: its call, or NULL.  Caller holds event_mutex.
+ * Return: the probe event, ERR_PTR(-EEXIST) when an event of another kind
+ * has the name, or NULL.  Caller holds event_mutex.
  */
 struct pev *pev_find(const char *group, const char *event)
 {
+	u32 hash = full_name_hash(NULL, event, strlen(event));
 	struct trace_event_call *call;
 	const char *name;
 
 	lockdep_assert_held(&event_mutex);
 	/*
-	 * Names differ sooner than systems (many events share one system),
-	 * and most at their first byte: that costs them no strcmp() call.
+	 * Most names differ at their first byte, which costs them no call.
+	 * Probe events often share a prefix ("f1", "f2"): theirs is a hash
+	 * compare.
 	 */
 	list_for_each_entry(call, &ftrace_events, list) {
 		name = trace_event_name(call);
-		if (!name || name[0] != event[0] || strcmp(event, name))
+		if (!name || name[0] != event[0])
 			continue;
-		if (call->class->system && !strcmp(group, call->class->system))
-			return call->class->reg == pev_reg ? call->data :
-				ERR_PTR(-EEXIST);
+		if (call->class->reg == pev_reg &&
+		    pev_from_call(call)->name_hash != hash)
+			continue;
+		if (strcmp(event, name) || !call->class->system ||
+		    strcmp(group, call->class->system))
+			continue;
+		return call->class->reg == pev_reg ? call->data :
+			ERR_PTR(-EEXIST);
 	}
 	return NULL;
 }

@@ -76,6 +76,7 @@ struct pev_ops {
  * @head: record header kind
  * @flags: PEV_F_*, read locklessly at hits
  * @armed: @ops->arm succeeded and @ops->disarm did not follow yet
+ * @name_hash: full_name_hash() of @call.name, for pev_find()
  * @batch: on the list of events whose arming waits for the end of a group
  *	enable or disable (see trace_probe_batch_begin()); empty otherwise
  * @members: the probe type's probe points, in creation order
@@ -92,6 +93,7 @@ struct pev {
 	enum pev_head head;
 	unsigned int flags;
 	bool armed;
+	u32 name_hash;
 	struct list_head batch;
 	struct list_head members;
 	struct list_head links;
