@@ -7,6 +7,12 @@ from . import expect, paths, tree
 from .initramfs import FTRACE
 
 DEFAULT_DIRS = ("test.d/kprobe", "test.d/dynevent")
+# make check-wide: the rest of ftracetest, whose code our core patches
+# touch (trace events, eventfs, ftrace filters, kprobes).  Left out:
+# direct/ (sample modules) and selftest/ (checkbashisms on the host).
+WIDE_DIRS = ("test.d/00basic", "test.d/event", "test.d/filter",
+             "test.d/ftrace", "test.d/instances", "test.d/preemptirq",
+             "test.d/tracer", "test.d/trigger", "test.d/trigger/inter-event")
 PASSING = ("PASS", "XFAIL")
 PER_CASE_TIMEOUT = 300
 # ftrace-run.sh prints at least once per case and abandons a case after
@@ -140,3 +146,17 @@ def compare_baseline(rows, archname):
 def testsrc():
     """Tests always come from our tree (upstream's cases plus ours)."""
     return tree.ours()
+
+
+def compare_wide(up_rows, our_rows):
+    """Lines where ours and upstream disagree on a case, or where ours
+    has a console row that is not allowed; empty when they agree."""
+    def cases(rows):
+        return {k: r for k, r, _, _ in rows
+                if not k.startswith(("console:", "guest"))}
+    up, ours = cases(up_rows), cases(our_rows)
+    out = [f"{k}: upstream {up.get(k, 'MISSING')}, ours {ours.get(k, 'MISSING')}"
+           for k in sorted(set(up) | set(ours)) if up.get(k) != ours.get(k)]
+    out += [f"ours {k} {r} {note}" for k, r, ok, note in our_rows
+            if k.startswith(("console:", "guest")) and not ok]
+    return out

@@ -150,6 +150,45 @@ def cmd_check(args):
     return 1 if totals[False] else 0
 
 
+def _wide_run(args, archname, kernel, cases):
+    """One boot of @kernel running @cases, judged with no expectations."""
+    b, base, _ = _prepare(argparse.Namespace(**dict(vars(args),
+                                                    kernel=kernel)), archname)
+    rundir = _rundir(kernel, archname, "wide")
+    script = os.path.join(rundir, "job.sh")
+    check.job_script(script, cases)
+    initrd = _initrd(rundir, base, "script", script, _env(b))
+    res = qemu.boot(b, initrd, rundir, args.timeout or
+                    check.boot_timeout(cases), stream=args.verbose,
+                    run_silence=check.RUN_SILENCE)
+    rows = check.judge(res, cases, expect.Expect({}, []))
+    check.save_results(os.path.join(rundir, "results.txt"), rows)
+    log(f"{kernel} {archname}: {res.verdict()}; log {rundir}/console.log")
+    return rows
+
+
+def cmd_check_wide(args):
+    """The other ftracetest dirs on upstream and ours: every case must end
+    the same on both, and ours's console must stay clean."""
+    cases = check.select(check.testsrc(), " ".join(check.WIDE_DIRS))
+    differ = 0
+    for name in args.arches:
+        up = _wide_run(args, name, "upstream", cases)
+        ours = _wide_run(args, name, "ours", cases)
+        counts = {}
+        for k, r, _, _ in ours:
+            if not k.startswith(("console:", "guest")):
+                counts[r] = counts.get(r, 0) + 1
+        print(f"check-wide {name}: {len(cases)} cases, ours " +
+              ", ".join(f"{n} {r}" for r, n in sorted(counts.items())),
+              flush=True)
+        for line in check.compare_wide(up, ours):
+            print(f"DIFF {name} {line}", flush=True)
+            differ += 1
+    print(f"check-wide: {differ} difference(s)")
+    return 1 if differ else 0
+
+
 class _Harness:
     """What bench.py needs from the stages above."""
 
@@ -221,6 +260,7 @@ def parse_args(argv):
     p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
                                        "check", "parse", "make", "bench",
                                        "bench-smoke", "check-debug",
+                                       "check-wide",
                                        "series", "series-verify",
                                        "series-check"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
@@ -244,7 +284,7 @@ def parse_args(argv):
     p.add_argument("targets", nargs="*", help="kbuild targets (make)")
     args = p.parse_args(argv)
     default = list(archmod.ARCHES) if args.command in ("check", "build",
-                                                       "deps",
+                                                       "deps", "check-wide",
                                                        "series-check") \
         else [archmod.DEFAULT_ARCH]
     args.arches = args.arch.split() or default
