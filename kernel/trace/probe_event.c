@@ -443,6 +443,8 @@ static int pev_enable(struct pev *ev, struct trace_event_file *file)
 	list_del_rcu(&link->list);
 	if (ev->ops->file_off)
 		ev->ops->file_off(ev, file);
+	/* a member armed before the one that failed may have hit meanwhile */
+	ev->off_gp = get_state_synchronize_rcu();
 	kfree_rcu(link, rcu);
 	return ret;
 free_link:
