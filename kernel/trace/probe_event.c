@@ -237,7 +237,8 @@ static struct trace_event_file *pev_file_in(struct trace_array *tr,
  * trace_add_event_call() succeeds even when an instance's events/GRP/EVENT
  * directory could not be made (no memory): the event would exist with no
  * file to enable it.  Every instance with an events/ directory must have
- * the new event's; an instance limited to other systems has no file.
+ * the new event's.  An instance made for some systems only (system_names)
+ * may rightly have no file: there, only a file without a directory counts.
  */
 static bool pev_dirs_made(struct pev *ev)
 {
@@ -251,11 +252,25 @@ static bool pev_dirs_made(struct pev *ev)
 		if (!tr->event_dir)
 			continue;
 		file = pev_file_in(tr, ev);
-		if (file ? !file->ei : tr->flags & TRACE_ARRAY_FL_GLOBAL)
+		if (file ? !file->ei : !tr->system_names)
 			ok = false;
 	}
 	mutex_unlock(&trace_types_lock);
 	return ok;
+}
+
+/*
+ * The event core defines the fields once and ignores define_fields()'s
+ * error: an allocation that failed there would leave the event short of
+ * fields (format, filters, triggers) for good.  Count them.
+ */
+static bool pev_fields_made(struct pev *ev)
+{
+	size_t head = (pev_head_size(ev->head) - sizeof(struct trace_entry)) /
+		      sizeof(unsigned long);
+
+	return list_count_nodes(&ev->class.fields) ==
+	       head + ev->layout->nr_fields;
 }
 
 /**
@@ -281,7 +296,7 @@ int pev_register(struct pev *ev)
 		unregister_trace_event(&ev->call.event);
 		return ret;
 	}
-	if (!pev_dirs_made(ev)) {
+	if (!pev_dirs_made(ev) || !pev_fields_made(ev)) {
 		trace_remove_event_call(&ev->call);
 		return -ENOMEM;
 	}
