@@ -32,12 +32,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define TRACEFS		"/sys/kernel/tracing/"
 #define KPLIST		"/sys/kernel/debug/kprobes/list"
 #define FI		"/sys/kernel/debug/"
+/* an instance, whose event directories each new event must get too */
+#define INST		TRACEFS "instances/kpfnth/"
 #define SNAP_MAX	(64 * 1024)
 #define MAX_SETUP	8
 
@@ -104,8 +107,8 @@ static void add_file(struct snap *sn, const char *path)
 	close(fd);
 }
 
-/* Event directories of the dynamic groups, sorted by the kernel. */
-static void add_dirs(struct snap *sn)
+/* Event directories of the dynamic groups under @top, as listed. */
+static void add_dirs(struct snap *sn, const char *top, const char *label)
 {
 	char path[256];
 	struct dirent *de;
@@ -114,17 +117,54 @@ static void add_dirs(struct snap *sn)
 	int i;
 
 	for (i = 0; groups[i]; i++) {
-		snprintf(path, sizeof(path), TRACEFS "events/%s", groups[i]);
+		snprintf(path, sizeof(path), "%sevents/%s", top, groups[i]);
 		d = opendir(path);
 		if (!d)
 			continue;
 		len = strlen(sn->text);
-		len += snprintf(sn->text + len, SNAP_MAX - len, "[%s]",
-				groups[i]);
+		len += snprintf(sn->text + len, SNAP_MAX - len, "[%s%s]",
+				label, groups[i]);
 		while ((de = readdir(d)) && len < SNAP_MAX - 64)
 			len += snprintf(sn->text + len, SNAP_MAX - len, " %s",
 					de->d_name);
 		snprintf(sn->text + len, SNAP_MAX - len, "\n");
+		closedir(d);
+	}
+}
+
+/*
+ * Each event's format but its ID line: the event core ignores the error
+ * of a probe type's define_fields(), so a field that failed to allocate
+ * shows only here.
+ */
+static void add_formats(struct snap *sn)
+{
+	char path[512], line[512];
+	struct dirent *de;
+	size_t len;
+	FILE *f;
+	DIR *d;
+	int i;
+
+	for (i = 0; groups[i]; i++) {
+		snprintf(path, sizeof(path), TRACEFS "events/%s", groups[i]);
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			snprintf(path, sizeof(path), TRACEFS "events/%s/%s/format",
+				 groups[i], de->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			while (fgets(line, sizeof(line), f)) {
+				len = strlen(sn->text);
+				if (strncmp(line, "ID:", 3) && len < SNAP_MAX - 1)
+					snprintf(sn->text + len, SNAP_MAX - len,
+						 "%s", line);
+			}
+			fclose(f);
+		}
 		closedir(d);
 	}
 }
@@ -156,7 +196,9 @@ static void take(struct snap *sn)
 	add_file(sn, TRACEFS "kprobe_events");
 	add_file(sn, TRACEFS "uprobe_events");
 	add_file(sn, KPLIST);
-	add_dirs(sn);
+	add_dirs(sn, TRACEFS, "");
+	add_dirs(sn, INST, "kpfnth/");
+	add_formats(sn);
 	add_hooked(sn);
 }
 
@@ -353,7 +395,12 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	quiet_injection();
+	if (mkdir(INST, 0755) && errno != EEXIST) {
+		perror("kpfailnth: " INST);
+		return 2;
+	}
 	total = run_corpus(in, maxn, time(NULL) + secs);
+	rmdir(INST);
 	if (total < 0)
 		return 2;
 	printf("kpfailnth: definitions=%d sites=%d runs=%d injected=%d accepted_whole=%d failed_clean=%d failures=%d\n",
