@@ -106,12 +106,10 @@ def cmd_demo(args):
     return cmd_exec(args, os.path.join(initramfs.GUEST, "demo.sh"), "demo")
 
 
-def _check_arch(args, prepared, totals):
-    b, base, testsrc = prepared
-    name = b.arch.name
-    exp = expect.load(name, args.kernel)
-    cases = check.order(check.select(testsrc, args.tests), exp)
-    rundir = _rundir(args.kernel, name, "check")
+def _run_cases(args, b, base, label, cases, exp):
+    """Boot @b once running the ftracetest @cases; judge them by @exp.
+    Returns (rundir, boot result, rows); rows also go to results.txt."""
+    rundir = _rundir(b.kernel, b.arch.name, label)
     script = os.path.join(rundir, "job.sh")
     check.job_script(script, cases)
     initrd = _initrd(rundir, base, "script", script, _env(b))
@@ -119,12 +117,21 @@ def _check_arch(args, prepared, totals):
                     check.boot_timeout(cases), stream=args.verbose,
                     run_silence=check.RUN_SILENCE)
     rows = check.judge(res, cases, exp)
+    check.save_results(os.path.join(rundir, "results.txt"), rows)
+    return rundir, res, rows
+
+
+def _check_arch(args, prepared, totals):
+    b, base, testsrc = prepared
+    name = b.arch.name
+    exp = expect.load(name, args.kernel)
+    cases = check.order(check.select(testsrc, args.tests), exp)
+    rundir, res, rows = _run_cases(args, b, base, "check", cases, exp)
     for key, result, ok, note in rows:
         mark = "ok  " if ok else "FAIL"
         print(f"{mark} {name:7} {args.kernel:8} {result:11} {key}"
               + (f"  ({note})" if note else ""), flush=True)
         totals[ok] += 1
-    check.save_results(os.path.join(rundir, "results.txt"), rows)
     if args.save_baseline:
         check.save_results(check.baseline_path(args.kernel, name), rows,
                            f"make baseline: KERNEL={args.kernel} ARCH={name} "
@@ -154,15 +161,8 @@ def _wide_run(args, archname, kernel, cases):
     """One boot of @kernel running @cases, judged with no expectations."""
     b, base, _ = _prepare(argparse.Namespace(**dict(vars(args),
                                                     kernel=kernel)), archname)
-    rundir = _rundir(kernel, archname, "wide")
-    script = os.path.join(rundir, "job.sh")
-    check.job_script(script, cases)
-    initrd = _initrd(rundir, base, "script", script, _env(b))
-    res = qemu.boot(b, initrd, rundir, args.timeout or
-                    check.boot_timeout(cases), stream=args.verbose,
-                    run_silence=check.RUN_SILENCE)
-    rows = check.judge(res, cases, expect.Expect({}, []))
-    check.save_results(os.path.join(rundir, "results.txt"), rows)
+    rundir, res, rows = _run_cases(args, b, base, "wide", cases,
+                                   expect.Expect({}, []))
     log(f"{kernel} {archname}: {res.verdict()}; log {rundir}/console.log")
     return rows
 
