@@ -194,6 +194,7 @@ struct pev *pev_find(const char *group, const char *event)
 	u32 hash = full_name_hash(NULL, event, strlen(event));
 	struct trace_event_call *call;
 	const char *name;
+	bool is_pev;
 
 	lockdep_assert_held(&event_mutex);
 	/*
@@ -205,14 +206,13 @@ struct pev *pev_find(const char *group, const char *event)
 		name = trace_event_name(call);
 		if (!name || name[0] != event[0])
 			continue;
-		if (call->class->reg == pev_reg &&
-		    pev_from_call(call)->name_hash != hash)
+		is_pev = call->class->reg == pev_reg;
+		if (is_pev && pev_from_call(call)->name_hash != hash)
 			continue;
 		if (strcmp(event, name) || !call->class->system ||
 		    strcmp(group, call->class->system))
 			continue;
-		return call->class->reg == pev_reg ? call->data :
-			ERR_PTR(-EEXIST);
+		return is_pev ? pev_from_call(call) : ERR_PTR(-EEXIST);
 	}
 	return NULL;
 }
