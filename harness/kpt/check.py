@@ -108,12 +108,17 @@ def judge(res, cases, exp):
     return rows
 
 
+def is_case(key):
+    """A row of a test case, not a console or guest row of judge()."""
+    return not key.startswith(("console:", "guest"))
+
+
 def save_results(path, rows, header=""):
     with open(path, "w") as f:
         if header:
             f.write(f"# {header}\n")
         for key, result, _, _ in rows:
-            if not key.startswith(("console:", "guest")):
+            if is_case(key):
                 f.write(f"{key} {result}\n")
 
 
@@ -152,11 +157,10 @@ def compare_wide(up_rows, our_rows):
     """Lines where ours and upstream disagree on a case, or where ours
     has a console row that is not allowed; empty when they agree."""
     def cases(rows):
-        return {k: r for k, r, _, _ in rows
-                if not k.startswith(("console:", "guest"))}
+        return {k: r for k, r, _, _ in rows if is_case(k)}
     up, ours = cases(up_rows), cases(our_rows)
     out = [f"{k}: upstream {up.get(k, 'MISSING')}, ours {ours.get(k, 'MISSING')}"
            for k in sorted(set(up) | set(ours)) if up.get(k) != ours.get(k)]
     out += [f"ours {k} {r} {note}" for k, r, ok, note in our_rows
-            if k.startswith(("console:", "guest")) and not ok]
+            if not is_case(k) and not ok]
     return out

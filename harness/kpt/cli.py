@@ -159,8 +159,7 @@ def cmd_check(args):
 
 def _wide_run(args, archname, kernel, cases):
     """One boot of @kernel running @cases, judged with no expectations."""
-    b, base, _ = _prepare(argparse.Namespace(**dict(vars(args),
-                                                    kernel=kernel)), archname)
+    b, base, _ = _Harness.prepare(args, archname, kernel)
     rundir, res, rows = _run_cases(args, b, base, "wide", cases,
                                    expect.Expect({}, []))
     log(f"{kernel} {archname}: {res.verdict()}; log {rundir}/console.log")
@@ -177,7 +176,7 @@ def cmd_check_wide(args):
         ours = _wide_run(args, name, "ours", cases)
         counts = {}
         for k, r, _, _ in ours:
-            if not k.startswith(("console:", "guest")):
+            if check.is_case(k):
                 counts[r] = counts.get(r, 0) + 1
         print(f"check-wide {name}: {len(cases)} cases, ours " +
               ", ".join(f"{n} {r}" for r, n in sorted(counts.items())),
