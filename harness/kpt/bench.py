@@ -371,7 +371,8 @@ def _stamp(builds, extra):
 
 def _dirty():
     r = subprocess.run(["git", "-C", paths.REPO, "status", "--porcelain",
-                        "--", "kernel", "arch", "include", "*.patch"],
+                        "--", "kernel", "arch", "include", "*.patch",
+                        "patches"],
                        capture_output=True, text=True)
     return bool(r.stdout.strip())
 

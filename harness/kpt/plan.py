@@ -4,11 +4,12 @@ A plan file is the commit message (subject, blank line, body,
 Signed-off-by), a line "---", then directives:
 
     files: GLOB...      repo files (overlay paths) the patch adds or replaces
-    apply: NAME.patch   a root-level patch the patch includes
+    apply: PATH.patch   an edit to upstream files the patch includes
+                        (patches/NAME.patch, or Kconfig.patch at the root)
     delete: PATH...     upstream files the patch deletes
 
 An empty message takes the subject and body of the single "apply:" patch.
-The plan is the one place that orders the root-level patches and lists
+The plan is the one place that orders the upstream-file patches and lists
 the upstream files we delete: tree.py builds our kernel tree from it too,
 so the tree we test is the tree the series produces.  MAINTAINERS.patch
 is not in any plan file: series.py spreads its entry over the patches
@@ -24,6 +25,7 @@ from . import paths
 
 PLAN_DIR = os.path.join(paths.HARNESS, "series")
 MAINTAINERS_PATCH = "MAINTAINERS.patch"
+PATCH_DIR = "patches"
 _NAME = re.compile(r"^(\d\d)-([a-z0-9-]+)\.txt$")
 
 
@@ -44,7 +46,7 @@ class Step:
 
 
 def patch_message(name):
-    """Subject line and body of a root-level patch's mail header."""
+    """Subject line and body of an upstream-file patch's mail header."""
     with open(os.path.join(paths.REPO, name)) as f:
         head = f.read().split("\n---\n", 1)[0]
     m = re.search(r"^Subject: (?:\[PATCH\] )?(.*)$", head, re.M)
@@ -124,7 +126,7 @@ def problems(steps, overlay, root_patches):
     for s in steps:
         for p in s.applies:
             if p not in root_patches:
-                errors.append(f"{s.slug}: no root-level patch {p}")
+                errors.append(f"{s.slug}: no upstream-file patch {p}")
     return errors
 
 
@@ -136,12 +138,18 @@ def validate(steps, overlay, root_patches):
 
 
 def root_patches():
-    """Root-level *.patch files, by name."""
-    return sorted(p for p in os.listdir(paths.REPO) if p.endswith(".patch"))
+    """Edits to upstream files, as repo paths: Kconfig.patch and
+    MAINTAINERS.patch at the root, every other one in patches/."""
+    names = [p for p in os.listdir(paths.REPO) if p.endswith(".patch")]
+    pdir = os.path.join(paths.REPO, PATCH_DIR)
+    if os.path.isdir(pdir):
+        names += [f"{PATCH_DIR}/{p}" for p in os.listdir(pdir)
+                  if p.endswith(".patch")]
+    return sorted(names)
 
 
 def patch_order(overlay):
-    """Root-level patches in series order, then any the plan lacks.
+    """Upstream-file patches in series order, then any the plan lacks.
 
     A patch the plan does not list yet (work in progress) still builds,
     after the listed ones in name order; make series refuses it.

@@ -6,8 +6,8 @@
     make series-check    build every patch, x86_64 and arm64
 
 All git work happens in KPT_ROOT/series/repo, whose base commit is the
-pristine tree committed with a fixed identity and date, so its id only
-depends on the tarball: the same on every machine.  The series' commits
+pristine tree committed by the series' author (author()) at a fixed
+date, so its id only depends on the tarball and the author.  The series' commits
 are built in a private index (git apply --cached), never in a work tree,
 with fixed dates, so the patches are byte-identical from run to run.
 """
@@ -22,7 +22,6 @@ import tempfile
 from . import kbuild, paths, plan, tree
 from .util import log, run
 
-AUTHOR = ("Kprobe Team", "kprobes@example.org")
 BASE_DATE = "1700000000 +0000"
 SERIES_DATE = 1764028800          # 2025-11-25 00:00 UTC; step n adds n min
 OUT = os.path.join(paths.REPO, "series")
@@ -30,10 +29,35 @@ BRANCH = "refs/heads/series"
 COVER = os.path.join(plan.PLAN_DIR, "cover.txt")
 
 
+def author():
+    """(name, email) the series is written by: SERIES_AUTHOR="Name <mail>",
+    else git config user.name/user.email of the repo, else the author of
+    the repo's HEAD commit.  Never an identity of our own making."""
+    spec = os.environ.get("SERIES_AUTHOR", "").strip()
+    if not spec:
+        name, mail = (_repo_git("config", "user.name"),
+                      _repo_git("config", "user.email"))
+        if name and mail:
+            return name, mail
+        spec = _repo_git("log", "-1", "--format=%an <%ae>")
+    m = re.match(r"^(.+?)\s*<([^<>\s]+@[^<>\s]+)>$", spec)
+    if not m:
+        raise SystemExit("series: no author: set SERIES_AUTHOR=\"Name "
+                         "<mail>\" or git config user.name/user.email")
+    return m.group(1), m.group(2)
+
+
+def _repo_git(*args):
+    r = subprocess.run(["git", "-C", paths.REPO, *args],
+                       capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else ""
+
+
 def _env(date, index=None):
+    name, mail = author()
     env = dict(os.environ,
-               GIT_AUTHOR_NAME=AUTHOR[0], GIT_AUTHOR_EMAIL=AUTHOR[1],
-               GIT_COMMITTER_NAME=AUTHOR[0], GIT_COMMITTER_EMAIL=AUTHOR[1],
+               GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=mail,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=mail,
                GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)
@@ -88,7 +112,7 @@ def base_repo():
     repo = os.path.join(paths.root(), "series", "repo")
     tree.pristine()
     st = os.stat(tree.KTAR)
-    stamp = f"{st.st_size} {int(st.st_mtime)}"
+    stamp = f"{st.st_size} {int(st.st_mtime)} {author()}"
     stampf = os.path.join(repo, ".git", "kpt-base-stamp")
     if os.path.exists(stampf):
         with open(stampf) as f:
@@ -166,10 +190,12 @@ def _add_blob(repo, env, rel, data=None, src=None):
 
 
 def _message(step):
-    msg = step.message
-    if "Signed-off-by:" not in msg:
-        raise SystemExit(f"series: {step.slug}: no Signed-off-by")
-    return msg
+    """The step's message, signed off by author()."""
+    if "Signed-off-by:" in step.message:
+        raise SystemExit(f"series: {step.slug}: a Signed-off-by of its own; "
+                         "the series adds the author's")
+    name, mail = author()
+    return f"{step.message.rstrip()}\n\nSigned-off-by: {name} <{mail}>\n"
 
 
 def build_commits(repo, steps):

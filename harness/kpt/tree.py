@@ -63,7 +63,7 @@ def overlay_files():
 
 
 def patch_files():
-    """Root-level *.patch files, in the order of the series plan."""
+    """Upstream-file patches (plan.root_patches()), in series order."""
     return plan.patch_order(overlay_files())
 
 

@@ -90,8 +90,8 @@ class Plan(unittest.TestCase):
         planned = [p for s in plan.load(overlay) for p in s.applies]
         self.assertEqual(order[:len(planned)], planned)
         self.assertIn(plan.MAINTAINERS_PATCH, order[len(planned):])
-        self.assertLess(order.index("probe-parse-Makefile.patch"),
-                        order.index("probe-event-Makefile.patch"))
+        self.assertLess(order.index("patches/probe-parse-Makefile.patch"),
+                        order.index("patches/probe-event-Makefile.patch"))
 
 
 if __name__ == "__main__":
