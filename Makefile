@@ -48,7 +48,7 @@ unit:
 # our Documentation/ copied over it, in DOCS_ROOT (a hard-linked scratch
 # tree, rebuilt every time).  Fails on any warning that names kprobetrace
 # (including labels other documents link to), and when kprobetrace.rst
-# lacks an error_log message of probe_parse_errors.h.  15-40 s; in check.
+# lacks an error_log message of trace_probe_errors.h.  15-40 s; in check.
 DOCS_ROOT ?= /var/tmp/kpt-docs
 DOCS_TAR := /usr/src/linux-source-6.12.tar.xz
 .PHONY: docs docs-deps
@@ -65,7 +65,7 @@ docs-deps:
 
 docs: docs-deps
 	@sed -n 's/^TPP_ERR([A-Z0-9_]*,[[:space:]]*"\(.*\)")$$/\1/p' \
-		kernel/trace/probe_parse_errors.h | sed 's/\\"/"/g' | \
+		kernel/trace/trace_probe_errors.h | sed 's/\\"/"/g' | \
 	{ bad=0; while IFS= read -r m; do \
 		grep -qF "\`\`$$m\`\`" Documentation/trace/kprobetrace.rst || \
 		{ echo "docs: kprobetrace.rst lacks error_log message: $$m"; \
@@ -98,7 +98,7 @@ check: docs
 
 # libFuzzer over the parser and the fetch programs (harness/unit/README.md):
 # fuzz-smoke runs FUZZ_RUNS (1M) executions from the seeds, fuzz runs for
-# FUZZ_TIME seconds and prints the executions and probe_parse.c coverage.
+# FUZZ_TIME seconds and prints the executions and trace_probe.c coverage.
 .PHONY: fuzz fuzz-smoke fuzz-deps
 fuzz-deps:
 	@command -v clang-14 >/dev/null && command -v llvm-cov-14 >/dev/null || \

@@ -9,7 +9,7 @@ from kpt import plan, series, tree
 
 BASE = "A\nB\n\nKPROBES\nM:\tx\n"
 FINAL = ("A\nB\n\nKPE\nM:\tus\nF:\tkernel/trace/probe_fetch*\n"
-         "F:\tkernel/trace/probe_parse*\nF:\ttools/ftrace/\n\nKPROBES\n"
+         "F:\tkernel/trace/trace_probe*\nF:\ttools/ftrace/\n\nKPROBES\n"
          "M:\tx\n")
 
 
@@ -21,8 +21,8 @@ class Maintainers(unittest.TestCase):
 
     def test_only_matching_f_lines(self):
         got = series._maintainers(BASE, FINAL,
-                                  {"kernel/trace/probe_parse.c"})
-        self.assertIn("F:\tkernel/trace/probe_parse*\n", got)
+                                  {"kernel/trace/trace_probe.c"})
+        self.assertIn("F:\tkernel/trace/trace_probe*\n", got)
         self.assertNotIn("probe_fetch", got)
         self.assertIn("KPE\nM:\tus\n", got)
 
@@ -32,7 +32,7 @@ class Maintainers(unittest.TestCase):
         self.assertTrue(series._covers("tools/ftrace/", "tools/ftrace/a/b"))
 
     def test_everything_touched_is_the_final_file(self):
-        touched = {"kernel/trace/probe_fetch.c", "kernel/trace/probe_parse.h",
+        touched = {"kernel/trace/probe_fetch.c", "kernel/trace/trace_probe.h",
                    "tools/ftrace/t.tc"}
         self.assertEqual(series._maintainers(BASE, FINAL, touched), FINAL)
 
@@ -90,8 +90,8 @@ class Plan(unittest.TestCase):
         planned = [p for s in plan.load(overlay) for p in s.applies]
         self.assertEqual(order[:len(planned)], planned)
         self.assertIn(plan.MAINTAINERS_PATCH, order[len(planned):])
-        self.assertLess(order.index("patches/probe-parse-Makefile.patch"),
-                        order.index("patches/probe-event-Makefile.patch"))
+        self.assertLess(order.index("patches/probe-regs-Makefile.patch"),
+                        order.index("patches/probe-core-Makefile.patch"))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 #ifndef FAKE_ENV_H
 #define FAKE_ENV_H
 
-#include "probe_parse.h"
+#include "trace_probe.h"
 
 /* offsetof(struct dentry, d_name.name), offsetof(struct file, f_path.dentry) */
 #define FAKE_DNAME_OFF	0x28

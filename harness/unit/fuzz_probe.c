@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for kernel/trace/probe_parse.c and probe_fetch.c, built
+ * libFuzzer target for kernel/trace/trace_probe.c and probe_fetch.c, built
  * as they are against kshim.h, fake_env.c and fake_mem.c (see README.md).
  *
  * An input is three header bytes and a command:
@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "kshim.h"
-#include "probe_parse.h"
+#include "trace_probe.h"
 #include "probe_fetch.h"
 #include "fake_env.h"
 #include "fake_mem.h"
@@ -285,7 +285,7 @@ static char *make_cmd(const u8 *data, size_t size, bool raw)
  * i + 2 even when $arg* expanded into several arguments, plus an offset
  * inside the expanded text ("$arg1" becomes the parameter's name), so a
  * caret can land past the end of the command (the error_log prints it
- * there).  The parser keeps that on purpose (probe_parse.h, struct
+ * there).  The parser keeps that on purpose (trace_probe.h, struct
  * tpp_def); the offset is bounded by the longest argument text.
  */
 static bool caret_ok(const char *cmd, unsigned int pos)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Just enough of the kernel API, on top of libc, to build kernel/trace/
- * probe_parse.c and probe_fetch.c in user space.  The Makefile generates the
+ * trace_probe.c and probe_fetch.c in user space.  The Makefile generates the
  * <linux/...> headers they include, and each just includes this one.
  * Helpers with kernel semantics that libc lacks (kstrto*(), the Latin-1
  * ctype table) are written out here, because the parser's accept/reject
  * decisions depend on their exact behaviour.
  *
- * The fetch interpreter's machine (probe_fetch_arch.h) maps onto a fake
+ * The fetch interpreter's machine (probe_fetch_access.h) maps onto a fake
  * x86_64-like one: struct pt_regs indexed by the x86 offsets of fake_env.c,
  * and an address space of page-aligned user and kernel regions with
  * faulting holes between them (fake_mem.c).  Its nofault helpers follow

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "kshim.h"
-#include "probe_parse.h"
+#include "trace_probe.h"
 #include "probe_fetch.h"
 #include "fake_env.h"
 #include "fake_mem.h"

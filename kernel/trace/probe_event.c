@@ -21,7 +21,7 @@
 
 /* ---- Fields and printing ---- */
 
-static int pev_field(struct trace_event_call *call, const char *type,
+static int probe_event_field(struct trace_event_call *call, const char *type,
 		     const char *name, unsigned int offset, unsigned int size,
 		     bool is_signed)
 {
@@ -29,55 +29,55 @@ static int pev_field(struct trace_event_call *call, const char *type,
 				  FILTER_OTHER);
 }
 
-static int pev_define_head(struct trace_event_call *call,
-			   enum pev_head head)
+static int probe_event_define_head(struct trace_event_call *call,
+			   enum probe_event_head head)
 {
 	const unsigned int at = sizeof(struct trace_entry);
 	const unsigned int sz = sizeof(unsigned long);
 	int ret;
 
-	if (head == PEV_HEAD_NONE)
+	if (head == PROBE_HEAD_NONE)
 		return 0;
-	if (head == PEV_HEAD_IP)
-		return pev_field(call, "unsigned long", "__probe_ip", at, sz,
+	if (head == PROBE_HEAD_IP)
+		return probe_event_field(call, "unsigned long", "__probe_ip", at, sz,
 				 false);
-	ret = pev_field(call, "unsigned long", "__probe_func", at, sz, false);
+	ret = probe_event_field(call, "unsigned long", "__probe_func", at, sz, false);
 	if (ret)
 		return ret;
-	return pev_field(call, "unsigned long", "__probe_ret_ip", at + sz, sz,
+	return probe_event_field(call, "unsigned long", "__probe_ret_ip", at + sz, sz,
 			 false);
 }
 
-static int pev_define_fields(struct trace_event_call *call)
+static int probe_event_define_fields(struct trace_event_call *call)
 {
-	struct pev *ev = pev_from_call(call);
+	struct probe_event *ev = probe_event_from_call(call);
 	const struct probe_field *f;
 	unsigned int i;
 	int ret;
 
-	ret = pev_define_head(call, ev->head);
+	ret = probe_event_define_head(call, ev->head);
 	for (i = 0; !ret && i < ev->layout->nr_fields; i++) {
 		f = &ev->layout->fields[i];
-		ret = pev_field(call, f->type, f->name, f->offset, f->size,
+		ret = probe_event_field(call, f->type, f->name, f->offset, f->size,
 				f->is_signed);
 	}
 	return ret;
 }
 
-static struct trace_event_fields pev_fields_array[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = pev_define_fields },
+static struct trace_event_fields probe_event_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = probe_event_define_fields },
 	{}
 };
 
 /* What goes between the parentheses: the probe type's say, or the ips */
-static bool pev_print_place(struct pev *ev, struct trace_seq *s,
+static bool probe_event_print_place(struct probe_event *ev, struct trace_seq *s,
 			    const unsigned long *head, int flags)
 {
 	if (ev->ops->show_place) {
 		ev->ops->show_place(ev, s, head);
 		return !trace_seq_has_overflowed(s);
 	}
-	if (ev->head != PEV_HEAD_RET)
+	if (ev->head != PROBE_HEAD_RET)
 		return seq_print_ip_sym(s, head[0], flags | TRACE_ITER_SYM_OFFSET);
 	if (!seq_print_ip_sym(s, head[1], flags | TRACE_ITER_SYM_OFFSET))
 		return false;
@@ -86,15 +86,15 @@ static bool pev_print_place(struct pev *ev, struct trace_seq *s,
 }
 
 /* "NAME: (where)" then the arguments */
-static enum print_line_t pev_print(struct trace_iterator *iter, int flags,
+static enum print_line_t probe_event_print(struct trace_iterator *iter, int flags,
 				   struct trace_event *event)
 {
-	struct pev *ev = container_of(event, struct pev, call.event);
+	struct probe_event *ev = container_of(event, struct probe_event, call.event);
 	const unsigned long *head = (void *)(iter->ent + 1);
 	struct trace_seq *s = &iter->seq;
 
-	trace_seq_printf(s, "%s: (", pev_name(ev));
-	if (!pev_print_place(ev, s, head, flags))
+	trace_seq_printf(s, "%s: (", probe_event_name(ev));
+	if (!probe_event_print_place(ev, s, head, flags))
 		goto out;
 	trace_seq_putc(s, ')');
 	if (probe_prog_print(ev->layout, iter->ent, iter->ent_size, s))
@@ -104,7 +104,7 @@ out:
 	return trace_handle_return(s);
 }
 
-static int pev_set_print_fmt(struct pev *ev)
+static int probe_event_set_print_fmt(struct probe_event *ev)
 {
 	int len = probe_prog_print_fmt(ev->layout, NULL, 0);
 
@@ -118,7 +118,7 @@ static int pev_set_print_fmt(struct pev *ev)
 /* ---- Life cycle ---- */
 
 /**
- * pev_alloc - a new, unregistered probe event for a parsed definition
+ * probe_event_alloc - a new, unregistered probe event for a parsed definition
  * @def: gives the group, the event name and the fields
  * @head: record header kind
  * @ops: the probe type's arm/disarm callbacks
@@ -126,10 +126,10 @@ static int pev_set_print_fmt(struct pev *ev)
  *
  * Return: the event, or an ERR_PTR().
  */
-struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
-		      const struct pev_ops *ops, int type_flag)
+struct probe_event *probe_event_alloc(const struct tpp_def *def, enum probe_event_head head,
+		      const struct probe_event_ops *ops, int type_flag)
 {
-	struct pev *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	struct probe_event *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 
 	if (!ev)
 		return ERR_PTR(-ENOMEM);
@@ -139,37 +139,37 @@ struct pev *pev_alloc(const struct tpp_def *def, enum pev_head head,
 	INIT_LIST_HEAD(&ev->class.fields);
 	ev->head = head;
 	ev->ops = ops;
-	ev->layout = probe_prog_compile(def, pev_head_size(head));
+	ev->layout = probe_prog_compile(def, probe_event_head_size(head));
 	if (IS_ERR(ev->layout)) {
 		int ret = PTR_ERR(ev->layout);
 
 		ev->layout = NULL;
-		pev_free(ev);
+		probe_event_free(ev);
 		return ERR_PTR(ret);
 	}
 	ev->call.name = kstrdup(def->event, GFP_KERNEL);
 	ev->name_hash = full_name_hash(NULL, def->event, strlen(def->event));
 	ev->class.system = kstrdup(def->group, GFP_KERNEL);
-	if (!ev->call.name || !ev->class.system || pev_set_print_fmt(ev)) {
-		pev_free(ev);
+	if (!ev->call.name || !ev->class.system || probe_event_set_print_fmt(ev)) {
+		probe_event_free(ev);
 		return ERR_PTR(-ENOMEM);
 	}
-	ev->funcs.trace = pev_print;
+	ev->funcs.trace = probe_event_print;
 	ev->call.event.funcs = &ev->funcs;
 	ev->call.class = &ev->class;
 	ev->call.flags = type_flag;
 	ev->call.data = ev;
-	ev->class.fields_array = pev_fields_array;
-	ev->class.reg = pev_reg;
+	ev->class.fields_array = probe_event_fields_array;
+	ev->class.reg = probe_event_reg;
 	ev->off_gp = get_completed_synchronize_rcu();
 	return ev;
 }
 
 /**
- * pev_free - release an event that is not (or no longer) registered
+ * probe_event_free - release an event that is not (or no longer) registered
  * @ev: the event, or NULL
  */
-void pev_free(struct pev *ev)
+void probe_event_free(struct probe_event *ev)
 {
 	if (!ev)
 		return;
@@ -182,19 +182,19 @@ void pev_free(struct pev *ev)
 }
 
 /**
- * pev_find - the event called @group/@event, of any kind
+ * probe_event_find - the event called @group/@event, of any kind
  * @group: its system
  * @event: its name
  *
  * Return: the probe event, ERR_PTR(-EEXIST) when an event of another kind
  * has the name, or NULL.  Caller holds event_mutex.
  */
-struct pev *pev_find(const char *group, const char *event)
+struct probe_event *probe_event_find(const char *group, const char *event)
 {
 	u32 hash = full_name_hash(NULL, event, strlen(event));
 	struct trace_event_call *call;
 	const char *name;
-	bool is_pev;
+	bool is_probe_event;
 
 	lockdep_assert_held(&event_mutex);
 	/*
@@ -206,13 +206,13 @@ struct pev *pev_find(const char *group, const char *event)
 		name = trace_event_name(call);
 		if (!name || name[0] != event[0])
 			continue;
-		is_pev = call->class->reg == pev_reg;
-		if (is_pev && pev_from_call(call)->name_hash != hash)
+		is_probe_event = call->class->reg == probe_event_reg;
+		if (is_probe_event && probe_event_from_call(call)->name_hash != hash)
 			continue;
 		if (strcmp(event, name) || !call->class->system ||
 		    strcmp(group, call->class->system))
 			continue;
-		return is_pev ? pev_from_call(call) : ERR_PTR(-EEXIST);
+		return is_probe_event ? probe_event_from_call(call) : ERR_PTR(-EEXIST);
 	}
 	return NULL;
 }
@@ -222,8 +222,8 @@ struct pev *pev_find(const char *group, const char *event)
  * the head of each instance's list, so this stops at once for a new event,
  * where a lookup by name compares strings with every event of the system.
  */
-static struct trace_event_file *pev_file_in(struct trace_array *tr,
-					    struct pev *ev)
+static struct trace_event_file *probe_event_file_in(struct trace_array *tr,
+					    struct probe_event *ev)
 {
 	struct trace_event_file *file;
 
@@ -240,7 +240,7 @@ static struct trace_event_file *pev_file_in(struct trace_array *tr,
  * the new event's.  An instance made for some systems only (system_names)
  * may rightly have no file: there, only a file without a directory counts.
  */
-static bool pev_dirs_made(struct pev *ev)
+static bool probe_event_dirs_made(struct probe_event *ev)
 {
 	struct trace_event_file *file;
 	struct trace_array *tr;
@@ -251,7 +251,7 @@ static bool pev_dirs_made(struct pev *ev)
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
 		if (!tr->event_dir)
 			continue;
-		file = pev_file_in(tr, ev);
+		file = probe_event_file_in(tr, ev);
 		if (file ? !file->ei : !tr->system_names)
 			ok = false;
 	}
@@ -264,9 +264,9 @@ static bool pev_dirs_made(struct pev *ev)
  * error: an allocation that failed there would leave the event short of
  * fields (format, filters, triggers) for good.  Count them.
  */
-static bool pev_fields_made(struct pev *ev)
+static bool probe_event_fields_made(struct probe_event *ev)
 {
-	size_t head = (pev_head_size(ev->head) - sizeof(struct trace_entry)) /
+	size_t head = (probe_event_head_size(ev->head) - sizeof(struct trace_entry)) /
 		      sizeof(unsigned long);
 
 	return list_count_nodes(&ev->class.fields) ==
@@ -274,17 +274,17 @@ static bool pev_fields_made(struct pev *ev)
 }
 
 /**
- * pev_register - make the event visible under events/GRP/EVENT
- * @ev: from pev_alloc()
+ * probe_event_register - make the event visible under events/GRP/EVENT
+ * @ev: from probe_event_alloc()
  *
- * The caller found the name free with pev_find() and has held event_mutex
+ * The caller found the name free with probe_event_find() and has held event_mutex
  * since: every probe type looks the name up anyway, to append to an event
  * or to refuse a name that is taken, and the walk grows with the number
  * of events.
  *
  * Return: 0 or a negative errno.
  */
-int pev_register(struct pev *ev)
+int probe_event_register(struct probe_event *ev)
 {
 	int ret;
 
@@ -296,7 +296,7 @@ int pev_register(struct pev *ev)
 		unregister_trace_event(&ev->call.event);
 		return ret;
 	}
-	if (!pev_dirs_made(ev) || !pev_fields_made(ev)) {
+	if (!probe_event_dirs_made(ev) || !probe_event_fields_made(ev)) {
 		trace_remove_event_call(&ev->call);
 		return -ENOMEM;
 	}
@@ -304,7 +304,7 @@ int pev_register(struct pev *ev)
 }
 
 /* Whether @tr's buffers hold no record at all */
-static bool pev_tr_empty(struct trace_array *tr)
+static bool probe_event_tr_empty(struct trace_array *tr)
 {
 #ifdef CONFIG_TRACER_MAX_TRACE
 	if (tr->max_buffer.buffer && !ring_buffer_empty(tr->max_buffer.buffer))
@@ -320,14 +320,14 @@ static bool pev_tr_empty(struct trace_array *tr)
  * the same type id misread its records.  Whoever removed the event then
  * clears the marked instances, waiting a grace period for each.  An
  * instance whose buffers hold nothing has nothing to misread, once the
- * event stopped writing over a grace period ago (pev.off_gp), so that
+ * event stopped writing over a grace period ago (probe_event.off_gp), so that
  * removing one event after another, a "-:" line each, need not wait a
  * grace period each.
  *
  * With @unmark, take the mark off the instances whose buffers are empty.
  * Return: whether an instance is still marked.
  */
-static bool pev_marked(bool unmark)
+static bool probe_event_marked(bool unmark)
 {
 	struct trace_array *tr;
 	bool marked = false;
@@ -335,7 +335,7 @@ static bool pev_marked(bool unmark)
 	lockdep_assert_held(&event_mutex);
 	mutex_lock(&trace_types_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
-		if (unmark && tr->clear_trace && pev_tr_empty(tr))
+		if (unmark && tr->clear_trace && probe_event_tr_empty(tr))
 			tr->clear_trace = false;
 		marked |= tr->clear_trace;
 	}
@@ -344,19 +344,19 @@ static bool pev_marked(bool unmark)
 }
 
 /**
- * pev_busy - whether pev_unregister() refuses the event
+ * probe_event_busy - whether probe_event_unregister() refuses the event
  * @ev: a registered event
  *
  * Return: true while it is enabled or in use.  Caller holds event_mutex.
  */
-bool pev_busy(struct pev *ev)
+bool probe_event_busy(struct probe_event *ev)
 {
 	lockdep_assert_held(&event_mutex);
-	return pev_enabled(ev) || trace_event_dyn_busy(&ev->call);
+	return probe_event_enabled(ev) || trace_event_dyn_busy(&ev->call);
 }
 
 /**
- * pev_unregister - remove the event from tracefs
+ * probe_event_unregister - remove the event from tracefs
  * @ev: a registered event
  *
  * When no instance was marked for a clear before, and the event stopped
@@ -368,20 +368,20 @@ bool pev_busy(struct pev *ev)
  * Return: 0, or -EBUSY while enabled or in use (then nothing changed).
  * Caller holds event_mutex.
  */
-int pev_unregister(struct pev *ev)
+int probe_event_unregister(struct probe_event *ev)
 {
 	bool marked;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (pev_busy(ev))
+	if (probe_event_busy(ev))
 		return -EBUSY;
-	marked = pev_marked(false);
+	marked = probe_event_marked(false);
 	ret = trace_remove_event_call(&ev->call);
 	if (ret)
 		return ret;
 	if (!marked && poll_state_synchronize_rcu(ev->off_gp))
-		pev_marked(true);
+		probe_event_marked(true);
 	return 0;
 }
 
@@ -392,46 +392,46 @@ int pev_unregister(struct pev *ev)
  * events one by one, and arming a kprobe on ftrace costs one update of
  * every ftrace call site.  Between trace_probe_batch_begin() and
  * trace_probe_batch_end(), an event whose type arms many at once
- * (pev_ops.arm_many) only goes on pev_batch; the end arms or disarms what
+ * (probe_event_ops.arm_many) only goes on probe_event_batch; the end arms or disarms what
  * is there with one call per type.  Both under event_mutex.
  */
-static LIST_HEAD(pev_batch);
-static unsigned int pev_batch_depth;
+static LIST_HEAD(probe_event_batch);
+static unsigned int probe_event_batch_depth;
 
 /* Leave arming or disarming @ev to the end of the batch, if one is open */
-static bool pev_defer(struct pev *ev)
+static bool probe_event_defer(struct probe_event *ev)
 {
 	lockdep_assert_held(&event_mutex);
-	if (!pev_batch_depth || !ev->ops->arm_many)
+	if (!probe_event_batch_depth || !ev->ops->arm_many)
 		return false;
 	if (list_empty(&ev->batch))
-		list_add_tail(&ev->batch, &pev_batch);
+		list_add_tail(&ev->batch, &probe_event_batch);
 	return true;
 }
 
-static int pev_arm(struct pev *ev)
+static int probe_event_arm(struct probe_event *ev)
 {
 	int ret;
 
-	if (pev_defer(ev))
+	if (probe_event_defer(ev))
 		return 0;
 	ret = ev->ops->arm(ev);
 	ev->armed = !ret;
 	return ret;
 }
 
-static void pev_disarm(struct pev *ev)
+static void probe_event_disarm(struct probe_event *ev)
 {
-	if (pev_defer(ev) || !ev->armed)
+	if (probe_event_defer(ev) || !ev->armed)
 		return;
 	ev->ops->disarm(ev);
 	ev->armed = false;
 }
 
-static int pev_enable(struct pev *ev, struct trace_event_file *file)
+static int probe_event_enable(struct probe_event *ev, struct trace_event_file *file)
 {
-	bool was = pev_enabled(ev);
-	struct pev_link *link = NULL;
+	bool was = probe_event_enabled(ev);
+	struct probe_event_link *link = NULL;
 	int ret;
 
 	if (file) {
@@ -443,13 +443,13 @@ static int pev_enable(struct pev *ev, struct trace_event_file *file)
 			goto free_link;
 		link->file = file;
 		list_add_tail_rcu(&link->list, &ev->links);
-		WRITE_ONCE(ev->flags, ev->flags | PEV_F_TRACE);
+		WRITE_ONCE(ev->flags, ev->flags | PROBE_EVENT_F_TRACE);
 	} else {
-		WRITE_ONCE(ev->flags, ev->flags | PEV_F_PERF);
+		WRITE_ONCE(ev->flags, ev->flags | PROBE_EVENT_F_PERF);
 	}
 	if (was)
 		return 0;
-	ret = pev_arm(ev);
+	ret = probe_event_arm(ev);
 	if (!ret)
 		return 0;
 	WRITE_ONCE(ev->flags, 0);
@@ -467,10 +467,10 @@ free_link:
 	return ret;
 }
 
-static struct pev_link *pev_link_of(struct pev *ev,
+static struct probe_event_link *probe_event_link_of(struct probe_event *ev,
 				    struct trace_event_file *file)
 {
-	struct pev_link *link;
+	struct probe_event_link *link;
 
 	list_for_each_entry(link, &ev->links, list)
 		if (link->file == file)
@@ -478,24 +478,24 @@ static struct pev_link *pev_link_of(struct pev *ev,
 	return NULL;
 }
 
-static int pev_disable(struct pev *ev, struct trace_event_file *file)
+static int probe_event_disable(struct probe_event *ev, struct trace_event_file *file)
 {
-	struct pev_link *link = NULL;
+	struct probe_event_link *link = NULL;
 	unsigned int flags = ev->flags;
 
 	if (file) {
-		link = pev_link_of(ev, file);
+		link = probe_event_link_of(ev, file);
 		if (!link)
 			return -ENOENT;
 		list_del_rcu(&link->list);
 		if (list_empty(&ev->links))
-			flags &= ~PEV_F_TRACE;
+			flags &= ~PROBE_EVENT_F_TRACE;
 	} else {
-		flags &= ~PEV_F_PERF;
+		flags &= ~PROBE_EVENT_F_PERF;
 	}
 	WRITE_ONCE(ev->flags, flags);
 	if (!flags)
-		pev_disarm(ev);
+		probe_event_disarm(ev);
 	if (!link)
 		return 0;
 	if (ev->ops->file_off)
@@ -503,7 +503,7 @@ static int pev_disable(struct pev *ev, struct trace_event_file *file)
 	/*
 	 * Handlers still walking @links finish before it goes; nobody waits
 	 * for them here (a grace period each made disabling N events N times
-	 * a grace period).  pev_unregister() notes whether they are done.
+	 * a grace period).  probe_event_unregister() notes whether they are done.
 	 */
 	ev->off_gp = get_state_synchronize_rcu();
 	kfree_rcu(link, rcu);
@@ -519,7 +519,7 @@ static int pev_disable(struct pev *ev, struct trace_event_file *file)
 void trace_probe_batch_begin(void)
 {
 	lockdep_assert_held(&event_mutex);
-	pev_batch_depth++;
+	probe_event_batch_depth++;
 }
 
 /*
@@ -527,18 +527,18 @@ void trace_probe_batch_begin(void)
  * trace instance that enabled it in the batch, which is all of them, since
  * it was disabled before.
  */
-static void pev_drop_files(struct pev *ev)
+static void probe_event_drop_files(struct probe_event *ev)
 {
-	struct pev_link *link, *next;
+	struct probe_event_link *link, *next;
 
 	list_for_each_entry_safe(link, next, &ev->links, list)
 		trace_event_enable_disable(link->file, 0, 0);
 }
 
 /* Arm the events on @evs, of type @ops: all at once, else one by one */
-static int pev_arm_list(const struct pev_ops *ops, struct list_head *evs)
+static int probe_event_arm_list(const struct probe_event_ops *ops, struct list_head *evs)
 {
-	struct pev *ev, *next;
+	struct probe_event *ev, *next;
 	int ret = 0, bulk_err, err;
 
 	if (list_empty(evs))
@@ -549,7 +549,7 @@ static int pev_arm_list(const struct pev_ops *ops, struct list_head *evs)
 		/* the bulk call armed none of them: try each alone */
 		err = bulk_err ? ops->arm(ev) : 0;
 		if (err) {
-			pev_drop_files(ev);
+			probe_event_drop_files(ev);
 			ret = ret ?: err;
 			continue;
 		}
@@ -558,9 +558,9 @@ static int pev_arm_list(const struct pev_ops *ops, struct list_head *evs)
 	return ret;
 }
 
-static void pev_disarm_list(const struct pev_ops *ops, struct list_head *evs)
+static void probe_event_disarm_list(const struct probe_event_ops *ops, struct list_head *evs)
 {
-	struct pev *ev, *next;
+	struct probe_event *ev, *next;
 
 	if (list_empty(evs))
 		return;
@@ -572,15 +572,15 @@ static void pev_disarm_list(const struct pev_ops *ops, struct list_head *evs)
 }
 
 /* Move the batched events of type @ops that must change to @arm or @disarm */
-static void pev_batch_take(const struct pev_ops *ops, struct list_head *arm,
+static void probe_event_batch_take(const struct probe_event_ops *ops, struct list_head *arm,
 			   struct list_head *disarm)
 {
-	struct pev *ev, *next;
+	struct probe_event *ev, *next;
 
-	list_for_each_entry_safe(ev, next, &pev_batch, batch) {
+	list_for_each_entry_safe(ev, next, &probe_event_batch, batch) {
 		if (ev->ops != ops)
 			continue;
-		if (pev_enabled(ev) == ev->armed)
+		if (probe_event_enabled(ev) == ev->armed)
 			list_del_init(&ev->batch);
 		else
 			list_move_tail(&ev->batch, ev->armed ? disarm : arm);
@@ -597,46 +597,46 @@ static void pev_batch_take(const struct pev_ops *ops, struct list_head *arm,
  */
 int trace_probe_batch_end(void)
 {
-	const struct pev_ops *ops;
+	const struct probe_event_ops *ops;
 	LIST_HEAD(disarm);
 	LIST_HEAD(arm);
 	int ret = 0, err;
 
 	lockdep_assert_held(&event_mutex);
-	if (WARN_ON_ONCE(!pev_batch_depth) || --pev_batch_depth)
+	if (WARN_ON_ONCE(!probe_event_batch_depth) || --probe_event_batch_depth)
 		return 0;
-	while (!list_empty(&pev_batch)) {
-		ops = list_first_entry(&pev_batch, struct pev, batch)->ops;
-		pev_batch_take(ops, &arm, &disarm);
-		pev_disarm_list(ops, &disarm);
-		err = pev_arm_list(ops, &arm);
+	while (!list_empty(&probe_event_batch)) {
+		ops = list_first_entry(&probe_event_batch, struct probe_event, batch)->ops;
+		probe_event_batch_take(ops, &arm, &disarm);
+		probe_event_disarm_list(ops, &disarm);
+		err = probe_event_arm_list(ops, &arm);
 		ret = ret ?: err;
 	}
 	return ret;
 }
 
 /**
- * pev_reg - &trace_event_class.reg of every probe event
+ * probe_event_reg - &trace_event_class.reg of every probe event
  * @call: the event
  * @type: what ftrace or perf asks
  * @data: the trace_event_file for TRACE_REG_(UN)REGISTER
  *
  * Return: 0 or a negative errno.  Called under event_mutex.
  */
-int pev_reg(struct trace_event_call *call, enum trace_reg type, void *data)
+int probe_event_reg(struct trace_event_call *call, enum trace_reg type, void *data)
 {
-	struct pev *ev = pev_from_call(call);
+	struct probe_event *ev = probe_event_from_call(call);
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return pev_enable(ev, data);
+		return probe_event_enable(ev, data);
 	case TRACE_REG_UNREGISTER:
-		return pev_disable(ev, data);
+		return probe_event_disable(ev, data);
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return pev_enable(ev, NULL);
+		return probe_event_enable(ev, NULL);
 	case TRACE_REG_PERF_UNREGISTER:
-		return pev_disable(ev, NULL);
+		return probe_event_disable(ev, NULL);
 #endif
 	default:
 		return 0;
@@ -646,14 +646,14 @@ int pev_reg(struct trace_event_call *call, enum trace_reg type, void *data)
 /* ---- What every probe type's command path shares ---- */
 
 /**
- * pev_join_words - the words of a command, one space between each
+ * probe_event_join_words - the words of a command, one space between each
  * @raw: the line as written
  *
  * The parser and error_log see this form, as in 6.12.
  *
  * Return: a new string (kfree() it), or NULL without memory.
  */
-char *pev_join_words(const char *raw)
+char *probe_event_join_words(const char *raw)
 {
 	char *cmd = kmalloc(strlen(raw) + 1, GFP_KERNEL), *p = cmd;
 	const char *s = raw;
@@ -672,12 +672,12 @@ char *pev_join_words(const char *raw)
 }
 
 /**
- * pev_log_err - the one place a parse or register error reaches error_log
+ * probe_event_log_err - the one place a parse or register error reaches error_log
  * @loc: the tracer, e.g. "trace_kprobe"
- * @cmd: the command from pev_join_words()
+ * @cmd: the command from probe_event_join_words()
  * @err: the first error; nothing is logged for TPP_E_NONE
  */
-void pev_log_err(const char *loc, const char *cmd,
+void probe_event_log_err(const char *loc, const char *cmd,
 		 const struct tpp_error *err)
 {
 	if (err->id != TPP_E_NONE)
@@ -686,14 +686,14 @@ void pev_log_err(const char *loc, const char *cmd,
 }
 
 /**
- * pev_register_error - how error_log tells a failed probe registration
+ * probe_event_register_error - how error_log tells a failed probe registration
  * @place_pos: caret of the place word
  * @ret: the negative errno the registration gave
  * @err: set to the matching error (none for -ENOMEM and -EEXIST)
  *
  * Return: @ret.
  */
-int pev_register_error(unsigned int place_pos, int ret,
+int probe_event_register_error(unsigned int place_pos, int ret,
 		       struct tpp_error *err)
 {
 	if (ret == -EILSEQ)
@@ -708,7 +708,7 @@ int pev_register_error(unsigned int place_pos, int ret,
 }
 
 /**
- * pev_dyn_create - the dyn_event create of a probe type
+ * probe_event_dyn_create - the dyn_event create of a probe type
  * @raw: the definition as written
  * @loc: where error_log says the error comes from, e.g. "trace_uprobe"
  * @create: creates the probe from the command's words joined by single
@@ -719,28 +719,28 @@ int pev_register_error(unsigned int place_pos, int ret,
  *
  * Return: what @create returned, or -ENOMEM.
  */
-int pev_dyn_create(const char *raw, const char *loc,
+int probe_event_dyn_create(const char *raw, const char *loc,
 		   int (*create)(const char *cmd, struct tpp_error *err))
 {
 	struct tpp_error err = { .id = TPP_E_NONE };
-	char *cmd = pev_join_words(raw);
+	char *cmd = probe_event_join_words(raw);
 	int ret;
 
 	if (!cmd)
 		return -ENOMEM;
 	ret = cmd[0] ? create(cmd, &err) : 0;
 	if (ret && ret != -ECANCELED)
-		pev_log_err(loc, cmd, &err);
+		probe_event_log_err(loc, cmd, &err);
 	kfree(cmd);
 	return ret;
 }
 
 /**
- * pev_show_args - the arguments of a listing line, " NAME=FETCHARG" each
+ * probe_event_show_args - the arguments of a listing line, " NAME=FETCHARG" each
  * @m: the listing
  * @def: the definition
  */
-void pev_show_args(struct seq_file *m, const struct tpp_def *def)
+void probe_event_show_args(struct seq_file *m, const struct tpp_def *def)
 {
 	unsigned int i;
 
@@ -749,29 +749,29 @@ void pev_show_args(struct seq_file *m, const struct tpp_def *def)
 }
 
 /**
- * pev_match_name - whether "-:[GRP/]EVENT" names @ev
+ * probe_event_match_name - whether "-:[GRP/]EVENT" names @ev
  * @ev: the event
  * @system: GRP, or NULL when not given
  * @event: EVENT, or "" when not given
  *
  * Return: true when every part given matches.
  */
-bool pev_match_name(const struct pev *ev, const char *system,
+bool probe_event_match_name(const struct probe_event *ev, const char *system,
 		    const char *event)
 {
-	return (!event[0] || !strcmp(event, pev_name(ev))) &&
-	       (!system || !strcmp(system, pev_group(ev)));
+	return (!event[0] || !strcmp(event, probe_event_name(ev))) &&
+	       (!system || !strcmp(system, probe_event_group(ev)));
 }
 
 /**
- * pev_match_args - whether the words of a removal are @def's first arguments
+ * probe_event_match_args - whether the words of a removal are @def's first arguments
  * @def: the definition
  * @argc: words after the place
  * @argv: each "NAME=FETCHARG" as the listing shows it
  *
  * Return: true when they match, in order; no words match any definition.
  */
-bool pev_match_args(const struct tpp_def *def, int argc, const char **argv)
+bool probe_event_match_args(const struct tpp_def *def, int argc, const char **argv)
 {
 	const struct tpp_arg *arg;
 	size_t n;
@@ -792,7 +792,7 @@ bool pev_match_args(const struct tpp_def *def, int argc, const char **argv)
 /* ---- The tracefs files that list a probe type's events ---- */
 
 /**
- * pev_command - run one line written to a probe type's events file
+ * probe_event_command - run one line written to a probe type's events file
  * @raw: "-:..." removes, anything else defines
  * @ops: the probe type's dyn_event operations
  *
@@ -801,7 +801,7 @@ bool pev_match_args(const struct tpp_def *def, int argc, const char **argv)
  *
  * Return: 0 or a negative errno.
  */
-int pev_command(const char *raw, struct dyn_event_operations *ops)
+int probe_event_command(const char *raw, struct dyn_event_operations *ops)
 {
 	int ret;
 
@@ -811,29 +811,29 @@ int pev_command(const char *raw, struct dyn_event_operations *ops)
 	return ret == -ECANCELED ? -EINVAL : ret;
 }
 
-static const struct pev_list *pev_list_of(struct file *file)
+static const struct probe_event_list *probe_event_list_of(struct file *file)
 {
 	return file_inode(file)->i_private;
 }
 
-static int pev_list_show(struct seq_file *m, void *v)
+static int probe_event_list_show(struct seq_file *m, void *v)
 {
-	const struct pev_list *list = m->private;
+	const struct probe_event_list *list = m->private;
 	struct dyn_event *ev = v;
 
 	return ev->ops == list->ops ? list->line(m, ev) : 0;
 }
 
-static const struct seq_operations pev_list_seq_ops = {
+static const struct seq_operations probe_event_list_seq_ops = {
 	.start = dyn_event_seq_start,
 	.next = dyn_event_seq_next,
 	.stop = dyn_event_seq_stop,
-	.show = pev_list_show,
+	.show = probe_event_list_show,
 };
 
-static int pev_list_open(struct inode *inode, struct file *file)
+static int probe_event_list_open(struct inode *inode, struct file *file)
 {
-	const struct pev_list *list = inode->i_private;
+	const struct probe_event_list *list = inode->i_private;
 	bool trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
@@ -842,27 +842,27 @@ static int pev_list_open(struct inode *inode, struct file *file)
 		      dyn_events_release_all(list->ops);
 	if (ret < 0)
 		return ret;
-	ret = seq_open(file, &pev_list_seq_ops);
+	ret = seq_open(file, &probe_event_list_seq_ops);
 	if (!ret)
 		((struct seq_file *)file->private_data)->private = (void *)list;
 	return ret;
 }
 
-static ssize_t pev_list_write(struct file *file, const char __user *ubuf,
+static ssize_t probe_event_list_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *pos)
 {
-	const struct pev_list *list = pev_list_of(file);
+	const struct probe_event_list *list = probe_event_list_of(file);
 
 	if (!list->command)
 		return -EINVAL;
 	return trace_parse_run_command(file, ubuf, len, pos, list->command);
 }
 
-/* Open with a struct pev_list as the file's data; see probe_event.h */
-const struct file_operations pev_list_fops = {
-	.open = pev_list_open,
+/* Open with a struct probe_event_list as the file's data; see probe_event.h */
+const struct file_operations probe_event_list_fops = {
+	.open = probe_event_list_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
-	.write = pev_list_write,
+	.write = probe_event_list_write,
 };

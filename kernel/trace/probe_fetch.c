@@ -38,7 +38,7 @@
 #include <linux/unaligned.h>
 
 #include "probe_fetch.h"
-#include "probe_fetch_arch.h"
+#include "probe_fetch_access.h"
 
 enum probe_op {
 	PROBE_OP_END,
@@ -482,10 +482,10 @@ static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 }
 
 /*
- * Everything but the common cases of run().  Returns the instructions to
+ * Everything but the common cases of exec_insns().  Returns the instructions to
  * skip: those of a string the size pass cached, or none.
  */
-static nokprobe_inline unsigned int finish(const struct probe_insn *insn,
+static nokprobe_inline unsigned int exec_rare_insn(const struct probe_insn *insn,
 					   struct probe_hit *h,
 					   unsigned long val)
 {
@@ -587,9 +587,9 @@ static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 /*
  * Walk a program to its END.  Sources, dereferences and plain stores stay
  * in this switch, with the value, the registers and the record in machine
- * registers; everything else goes through finish().
+ * registers; everything else goes through exec_rare_insn().
  */
-static nokprobe_inline void run(const struct probe_insn *insn,
+static nokprobe_inline void exec_insns(const struct probe_insn *insn,
 				struct probe_hit *h)
 {
 	struct pt_regs *regs = h->regs;
@@ -644,7 +644,7 @@ skip:			/* the value faulted: the argument's store says so */
 			put_scalar(rec + insn->dst, insn->size, val);
 			break;
 		default:
-			insn += finish(insn, h, val);
+			insn += exec_rare_insn(insn, h, val);
 			break;
 		}
 	}
@@ -688,7 +688,7 @@ static nokprobe_inline bool stage(const struct probe_prog *prog,
 		.stage = true,
 	};
 
-	run(prog->insn, &s);
+	exec_insns(prog->insn, &s);
 	/* a store cut to the room fills it: it may not have fitted */
 	if (s.cut || s.dyn >= s.end)
 		return false;
@@ -724,7 +724,7 @@ unsigned int probe_prog_dyn_size(const struct probe_prog *prog,
 			return cache->staged - prog->fixed_size;
 	}
 	if (prog->size_insn)
-		run(prog->size_insn, &h);
+		exec_insns(prog->size_insn, &h);
 	return prog->dyn_const + h.dyn;
 }
 
@@ -764,7 +764,7 @@ unsigned int __probe_prog_store(const struct probe_prog *prog,
 
 	if (unlikely(rec_size < prog->fixed_size))
 		return 0;
-	run(prog->insn, &h);
+	exec_insns(prog->insn, &h);
 	return h.dyn - prog->fixed_size;
 }
 

@@ -25,7 +25,7 @@
 
 #include <linux/types.h>
 
-#include "probe_parse.h"
+#include "trace_probe.h"
 
 struct pt_regs;
 struct trace_seq;

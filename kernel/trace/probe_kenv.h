@@ -19,7 +19,7 @@
 #ifndef _TRACE_PROBE_KENV_H
 #define _TRACE_PROBE_KENV_H
 
-#include "probe_parse.h"
+#include "trace_probe.h"
 
 struct btf;
 struct btf_type;

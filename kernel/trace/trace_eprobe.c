@@ -38,7 +38,7 @@
 #define TE_LOG		"event_probe"
 
 /**
- * struct te - one event probe
+ * struct trace_eprobe - one event probe
  * @devent: our entry on the dyn_event list
  * @member: in the event's member list (an eprobe event has one member)
  * @ev: the event this probe writes
@@ -48,10 +48,10 @@
  * @filter: FILTER of the definition, on @src's fields, or NULL
  * @hooks: struct te_hook, one per trace instance we are enabled in
  */
-struct te {
+struct trace_eprobe {
 	struct dyn_event devent;
 	struct list_head member;
-	struct pev *ev;
+	struct probe_event *ev;
 	struct tpp_def *def;
 	struct probe_prog *prog;
 	struct trace_event_call *src;
@@ -72,7 +72,7 @@ struct te {
 struct te_hook {
 	struct event_trigger_data trig;
 	struct list_head node;
-	struct te *te;
+	struct trace_eprobe *te;
 	struct trace_event_file *in;
 	struct trace_event_file *out;
 	bool gone;
@@ -80,17 +80,17 @@ struct te_hook {
 
 static struct dyn_event_operations te_dyn_ops;
 
-static inline struct te *to_te(struct dyn_event *ev)
+static inline struct trace_eprobe *to_te(struct dyn_event *ev)
 {
-	return container_of(ev, struct te, devent);
+	return container_of(ev, struct trace_eprobe, devent);
 }
 
-static struct te *te_first(struct pev *ev)
+static struct trace_eprobe *te_first(struct probe_event *ev)
 {
-	return list_first_entry_or_null(&ev->members, struct te, member);
+	return list_first_entry_or_null(&ev->members, struct trace_eprobe, member);
 }
 
-static const char *te_src_system(const struct te *te)
+static const char *te_src_system(const struct trace_eprobe *te)
 {
 	return te->src->class->system;
 }
@@ -143,7 +143,7 @@ static struct event_command te_trigger_cmd = {
 
 /* ---- Hooks, one per instance the event is enabled in ---- */
 
-static struct te_hook *te_hook_alloc(struct te *te,
+static struct te_hook *te_hook_alloc(struct trace_eprobe *te,
 				     struct trace_event_file *out)
 {
 	struct event_filter *filter = NULL;
@@ -176,9 +176,9 @@ static struct te_hook *te_hook_alloc(struct te *te,
 	return hook;
 }
 
-static int te_file_on(struct pev *ev, struct trace_event_file *file)
+static int te_file_on(struct probe_event *ev, struct trace_event_file *file)
 {
-	struct te *te = te_first(ev);
+	struct trace_eprobe *te = te_first(ev);
 	struct te_hook *hook;
 
 	lockdep_assert_held(&event_mutex);
@@ -192,9 +192,9 @@ static int te_file_on(struct pev *ev, struct trace_event_file *file)
 	return 0;
 }
 
-static void te_file_off(struct pev *ev, struct trace_event_file *file)
+static void te_file_off(struct probe_event *ev, struct trace_event_file *file)
 {
-	struct te *te = te_first(ev);
+	struct trace_eprobe *te = te_first(ev);
 	struct te_hook *hook;
 
 	lockdep_assert_held(&event_mutex);
@@ -216,26 +216,26 @@ found:
 }
 
 /* Hooks do it all; perf gets nothing from eprobes, as in 6.12 */
-static int te_arm(struct pev *ev)
+static int te_arm(struct probe_event *ev)
 {
 	return 0;
 }
 
-static void te_disarm(struct pev *ev)
+static void te_disarm(struct probe_event *ev)
 {
 }
 
-static void te_show_place(struct pev *ev, struct trace_seq *s,
+static void te_show_place(struct probe_event *ev, struct trace_seq *s,
 			  const unsigned long *head)
 {
-	struct te *te = te_first(ev);
+	struct trace_eprobe *te = te_first(ev);
 
 	if (te)
 		trace_seq_printf(s, "%s.%s", te_src_system(te),
 				 trace_event_name(te->src));
 }
 
-static const struct pev_ops te_pev_ops = {
+static const struct probe_event_ops te_event_ops = {
 	.arm = te_arm,
 	.disarm = te_disarm,
 	.file_on = te_file_on,
@@ -245,7 +245,7 @@ static const struct pev_ops te_pev_ops = {
 
 /* ---- Life cycle ---- */
 
-static void te_free(struct te *te)
+static void te_free(struct trace_eprobe *te)
 {
 	if (!te)
 		return;
@@ -258,38 +258,38 @@ static void te_free(struct te *te)
 }
 
 /* Take @te out with its event; -EBUSY, changing nothing, while in use */
-static int te_unregister(struct te *te)
+static int te_unregister(struct trace_eprobe *te)
 {
 	lockdep_assert_held(&event_mutex);
-	if (pev_unregister(te->ev))
+	if (probe_event_unregister(te->ev))
 		return -EBUSY;
 	dyn_event_remove(&te->devent);
 	list_del_init(&te->member);
-	pev_free(te->ev);
+	probe_event_free(te->ev);
 	te->ev = NULL;
 	return 0;
 }
 
 /* Make @te's event and list it; 0 or an error in @err */
-static int te_register(struct te *te, struct tpp_error *err)
+static int te_register(struct trace_eprobe *te, struct tpp_error *err)
 {
-	struct pev *ev;
+	struct probe_event *ev;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (pev_find(te->def->group, te->def->event))
+	if (probe_event_find(te->def->group, te->def->event))
 		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
-	ev = pev_alloc(te->def, PEV_HEAD_NONE, &te_pev_ops,
+	ev = probe_event_alloc(te->def, PROBE_HEAD_NONE, &te_event_ops,
 		       TRACE_EVENT_FL_EPROBE);
 	if (IS_ERR(ev))
 		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
 	te->ev = ev;
 	list_add_tail(&te->member, &ev->members);
-	ret = pev_register(ev);
+	ret = probe_event_register(ev);
 	if (ret) {
 		list_del_init(&te->member);
 		te->ev = NULL;
-		pev_free(ev);
+		probe_event_free(ev);
 		return tpp_error_set(err, ret == -EEXIST ? TPP_E_EVENT_EXISTS :
 				     TPP_E_NONE, 0, ret);
 	}
@@ -339,7 +339,7 @@ static int te_parse_src(const char *cmd, struct te_head *h,
 	if (!tpp_parse_event_name(cmd, h->w1, len, &h->src, &name_err) &&
 	    h->src.group_len && h->src.event_len)
 		return 0;
-	pev_log_err(TE_LOG, cmd, &name_err);
+	probe_event_log_err(TE_LOG, cmd, &name_err);
 	return tpp_error_set(err, TPP_E_EP_NAMES, h->w1, -EINVAL);
 }
 
@@ -414,7 +414,7 @@ static struct trace_event_call *te_find_src(const char *cmd,
 }
 
 /* 6.12 checks FILTER against the top instance when the probe is made */
-static int te_check_filter(struct te *te, const char *cmd,
+static int te_check_filter(struct trace_eprobe *te, const char *cmd,
 			   const struct te_head *h, struct tpp_error *err)
 {
 	struct event_filter *filter = NULL;
@@ -505,10 +505,10 @@ static int te_fill_def(struct tpp_def *def, const char *cmd,
 
 /* ---- Creating a probe from its definition ---- */
 
-static struct te *te_alloc(struct trace_event_call *src, const char *cmd,
+static struct trace_eprobe *te_alloc(struct trace_event_call *src, const char *cmd,
 			   const struct te_head *h)
 {
-	struct te *te = kzalloc(sizeof(*te), GFP_KERNEL);
+	struct trace_eprobe *te = kzalloc(sizeof(*te), GFP_KERNEL);
 
 	if (!te) {
 		trace_event_put_ref(src);
@@ -529,7 +529,7 @@ static struct te *te_alloc(struct trace_event_call *src, const char *cmd,
 }
 
 /* Parse the arguments, compile them, and make the event */
-static int te_build(struct te *te, const char *cmd, const struct te_head *h,
+static int te_build(struct trace_eprobe *te, const char *cmd, const struct te_head *h,
 		    struct tpp_error *err)
 {
 	int ret;
@@ -542,7 +542,7 @@ static int te_build(struct te *te, const char *cmd, const struct te_head *h,
 	}
 	if (te_fill_def(te->def, cmd, h))
 		return tpp_error_set(err, TPP_E_NONE, 0, -ENOMEM);
-	te->prog = probe_prog_compile(te->def, pev_head_size(PEV_HEAD_NONE));
+	te->prog = probe_prog_compile(te->def, probe_event_head_size(PROBE_HEAD_NONE));
 	if (IS_ERR(te->prog)) {
 		ret = PTR_ERR(te->prog);
 		te->prog = NULL;
@@ -559,7 +559,7 @@ static int te_create(const char *cmd, struct tpp_error *err)
 {
 	struct trace_event_call *src;
 	struct te_head h = { 0 };
-	struct te *te;
+	struct trace_eprobe *te;
 	int ret;
 
 	if (cmd[0] != 'e' || !strchr(cmd, ' '))
@@ -586,30 +586,30 @@ static int te_create(const char *cmd, struct tpp_error *err)
 /* Create the probe defined by @raw; -ECANCELED when it is not ours */
 static int te_dyn_create(const char *raw)
 {
-	return pev_dyn_create(raw, TE_LOG, te_create);
+	return probe_event_dyn_create(raw, TE_LOG, te_create);
 }
 
 /* ---- dyn_event operations: listing, matching, removal ---- */
 
 static int te_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
-	struct te *te = to_te(ev);
+	struct trace_eprobe *te = to_te(ev);
 
-	seq_printf(m, "e:%s/%s %s.%s", pev_group(te->ev), pev_name(te->ev),
+	seq_printf(m, "e:%s/%s %s.%s", probe_event_group(te->ev), probe_event_name(te->ev),
 		   te_src_system(te), trace_event_name(te->src));
-	pev_show_args(m, te->def);
+	probe_event_show_args(m, te->def);
 	seq_putc(m, '\n');
 	return 0;
 }
 
 static bool te_dyn_busy(struct dyn_event *ev)
 {
-	return pev_enabled(to_te(ev)->ev);
+	return probe_event_enabled(to_te(ev)->ev);
 }
 
 static int te_dyn_free(struct dyn_event *ev)
 {
-	struct te *te = to_te(ev);
+	struct trace_eprobe *te = to_te(ev);
 	int ret = te_unregister(te);
 
 	if (!ret)
@@ -618,7 +618,7 @@ static int te_dyn_free(struct dyn_event *ev)
 }
 
 /* "SYSTEM.EVENT" or "SYSTEM/EVENT" names the attached event */
-static bool te_match_src(const struct te *te, const char *word)
+static bool te_match_src(const struct trace_eprobe *te, const char *word)
 {
 	const char *sys = te_src_system(te);
 	size_t n = strlen(sys);
@@ -631,14 +631,14 @@ static bool te_match_src(const struct te *te, const char *word)
 static bool te_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *ev)
 {
-	struct te *te = to_te(ev);
+	struct trace_eprobe *te = to_te(ev);
 
-	if (!pev_match_name(te->ev, system, event))
+	if (!probe_event_match_name(te->ev, system, event))
 		return false;
 	if (!argc)
 		return true;
 	return te_match_src(te, argv[0]) &&
-	       pev_match_args(te->def, argc - 1, argv + 1);
+	       probe_event_match_args(te->def, argc - 1, argv + 1);
 }
 
 static struct dyn_event_operations te_dyn_ops = {

@@ -44,7 +44,7 @@
 #define TF_TPOINT_GROUP	"tracepoints"
 
 /**
- * struct tf - one fprobe or tprobe of a probe event
+ * struct trace_fprobe - one fprobe or tprobe of a probe event
  * @devent: our entry on the dyn_event list
  * @member: in the event's member list
  * @ev: the event this probe writes
@@ -60,10 +60,10 @@
  *
  * @tpoint, @mod, @registered and @fp change under event_mutex.
  */
-struct tf {
+struct trace_fprobe {
 	struct dyn_event devent;
 	struct list_head member;
-	struct pev *ev;
+	struct probe_event *ev;
 	struct tpp_def *def;
 	struct probe_prog *prog;
 	struct tracepoint *tpoint;
@@ -80,29 +80,29 @@ static inline bool is_tf(struct dyn_event *ev)
 	return ev->ops == &tf_dyn_ops;
 }
 
-static inline struct tf *to_tf(struct dyn_event *ev)
+static inline struct trace_fprobe *to_tf(struct dyn_event *ev)
 {
-	return container_of(ev, struct tf, devent);
+	return container_of(ev, struct trace_fprobe, devent);
 }
 
-static inline bool tf_is_return(const struct tf *tf)
+static inline bool tf_is_return(const struct trace_fprobe *tf)
 {
 	return tf->def->is_return;
 }
 
-static inline bool tf_is_tpoint(const struct tf *tf)
+static inline bool tf_is_tpoint(const struct trace_fprobe *tf)
 {
 	return tf->def->kind == 't';
 }
 
-static struct tf *tf_first(struct pev *ev)
+static struct trace_fprobe *tf_first(struct probe_event *ev)
 {
-	return list_first_entry_or_null(&ev->members, struct tf, member);
+	return list_first_entry_or_null(&ev->members, struct trace_fprobe, member);
 }
 
 /* ---- The hit path ---- */
 
-static nokprobe_inline void tf_fill_head(const struct tf *tf, void *rec,
+static nokprobe_inline void tf_fill_head(const struct trace_fprobe *tf, void *rec,
 					 unsigned long entry_ip,
 					 unsigned long ret_ip)
 {
@@ -113,7 +113,7 @@ static nokprobe_inline void tf_fill_head(const struct tf *tf, void *rec,
 		head[1] = ret_ip;
 }
 
-static nokprobe_inline void tf_trace_one(const struct tf *tf,
+static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
 					 struct trace_event_file *file,
 					 struct pt_regs *regs,
 					 const unsigned long *edata,
@@ -138,13 +138,13 @@ static nokprobe_inline void tf_trace_one(const struct tf *tf,
 	trace_event_buffer_commit(&fbuffer);
 }
 
-static void tf_trace(const struct tf *tf, struct pt_regs *regs,
+static void tf_trace(const struct trace_fprobe *tf, struct pt_regs *regs,
 		     const unsigned long *edata, unsigned long entry_ip,
 		     unsigned long ret_ip)
 {
-	struct pev_link *link;
+	struct probe_event_link *link;
 
-	pev_for_each_file(tf->ev, link)
+	probe_event_for_each_file(tf->ev, link)
 		tf_trace_one(tf, link->file, regs, edata, entry_ip, ret_ip);
 }
 
@@ -152,7 +152,7 @@ NOKPROBE_SYMBOL(tf_trace);
 
 #ifdef CONFIG_PERF_EVENTS
 /* 6.12 runs no BPF program on fprobe events: perf records only */
-static void tf_perf(const struct tf *tf, struct pt_regs *regs,
+static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 		    const unsigned long *edata, unsigned long entry_ip,
 		    unsigned long ret_ip)
 {
@@ -183,22 +183,22 @@ static void tf_perf(const struct tf *tf, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(tf_perf);
 #else
-static inline void tf_perf(const struct tf *tf, struct pt_regs *regs,
+static inline void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 			   const unsigned long *edata, unsigned long entry_ip,
 			   unsigned long ret_ip)
 {
 }
 #endif
 
-static void tf_hit(const struct tf *tf, struct pt_regs *regs,
+static void tf_hit(const struct trace_fprobe *tf, struct pt_regs *regs,
 		   const unsigned long *edata, unsigned long entry_ip,
 		   unsigned long ret_ip)
 {
 	unsigned int flags = READ_ONCE(tf->ev->flags);
 
-	if (flags & PEV_F_TRACE)
+	if (flags & PROBE_EVENT_F_TRACE)
 		tf_trace(tf, regs, edata, entry_ip, ret_ip);
-	if (flags & PEV_F_PERF)
+	if (flags & PROBE_EVENT_F_PERF)
 		tf_perf(tf, regs, edata, entry_ip, ret_ip);
 }
 
@@ -208,7 +208,7 @@ static int tf_entry_handler(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct pt_regs *regs,
 			    void *entry_data)
 {
-	tf_hit(container_of(fp, struct tf, fp), regs, NULL, entry_ip, 0);
+	tf_hit(container_of(fp, struct trace_fprobe, fp), regs, NULL, entry_ip, 0);
 	return 0;
 }
 
@@ -219,7 +219,7 @@ static int tf_save_entry(struct fprobe *fp, unsigned long entry_ip,
 			 unsigned long ret_ip, struct pt_regs *regs,
 			 void *entry_data)
 {
-	struct tf *tf = container_of(fp, struct tf, fp);
+	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
 
 	probe_prog_save_entry(tf->prog, regs, entry_data);
 	return 0;
@@ -231,7 +231,7 @@ static void tf_exit_handler(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct pt_regs *regs,
 			    void *entry_data)
 {
-	struct tf *tf = container_of(fp, struct tf, fp);
+	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
 
 	tf_hit(tf, regs, tf->prog->nr_edata ? entry_data : NULL, entry_ip,
 	       ret_ip);
@@ -250,7 +250,7 @@ static unsigned long tf_sym_lookup(void *priv, const char *name)
  * fprobe keeps state in struct fprobe that unregister_fprobe() does not
  * reset, so it gets a fresh one for every registration.
  */
-static void tf_setup_fprobe(struct tf *tf)
+static void tf_setup_fprobe(struct trace_fprobe *tf)
 {
 	struct fprobe *fp = &tf->fp;
 
@@ -265,12 +265,12 @@ static void tf_setup_fprobe(struct tf *tf)
 	} else {
 		fp->entry_handler = tf_entry_handler;
 	}
-	if (!pev_enabled(tf->ev))
+	if (!probe_event_enabled(tf->ev))
 		fp->flags |= FPROBE_FL_DISABLED;
 }
 
 /* The stub goes on the tracepoint, then the fprobe on the stub */
-static int tf_register_tpoint(struct tf *tf)
+static int tf_register_tpoint(struct trace_fprobe *tf)
 {
 	struct tracepoint *tpoint = tf->tpoint;
 	unsigned long ip = (unsigned long)tpoint->probestub;
@@ -294,7 +294,7 @@ static int tf_register_tpoint(struct tf *tf)
  * the name here first and check that it took; register_fprobe() then
  * finds the entry in the filter and needs no allocation for it.
  */
-static int tf_fill_filter(struct tf *tf)
+static int tf_fill_filter(struct trace_fprobe *tf)
 {
 	struct ftrace_ops *ops = &tf->fp.ops;
 	char *sym;
@@ -317,7 +317,7 @@ static int tf_fill_filter(struct tf *tf)
  * When register_fprobe() fails before it replaced the filter, the filter
  * is still ours to free; after that, its own clean-up freed it.
  */
-static int tf_register_by_name(struct tf *tf)
+static int tf_register_by_name(struct trace_fprobe *tf)
 {
 	struct ftrace_hash *filled;
 	int ret;
@@ -334,7 +334,7 @@ static int tf_register_by_name(struct tf *tf)
 }
 
 /* Register @tf, armed when its event is enabled; a waiting tprobe waits */
-static int tf_register_fprobe(struct tf *tf)
+static int tf_register_fprobe(struct trace_fprobe *tf)
 {
 	int ret;
 
@@ -358,7 +358,7 @@ static int tf_register_fprobe(struct tf *tf)
 	return ret;
 }
 
-static void tf_unregister_fprobe(struct tf *tf)
+static void tf_unregister_fprobe(struct trace_fprobe *tf)
 {
 	lockdep_assert_held(&event_mutex);
 	if (!tf->registered)
@@ -370,18 +370,18 @@ static void tf_unregister_fprobe(struct tf *tf)
 	tf->registered = false;
 }
 
-static void tf_disarm(struct pev *ev)
+static void tf_disarm(struct probe_event *ev)
 {
-	struct tf *tf;
+	struct trace_fprobe *tf;
 
 	list_for_each_entry(tf, &ev->members, member)
 		if (tf->registered)
 			disable_fprobe(&tf->fp);
 }
 
-static int tf_arm(struct pev *ev)
+static int tf_arm(struct probe_event *ev)
 {
-	struct tf *tf;
+	struct trace_fprobe *tf;
 
 	list_for_each_entry(tf, &ev->members, member)
 		if (tf->registered)
@@ -389,14 +389,14 @@ static int tf_arm(struct pev *ev)
 	return 0;
 }
 
-static const struct pev_ops tf_pev_ops = {
+static const struct probe_event_ops tf_event_ops = {
 	.arm = tf_arm,
 	.disarm = tf_disarm,
 };
 
 /* ---- Life cycle of a probe ---- */
 
-static void tf_free(struct tf *tf)
+static void tf_free(struct trace_fprobe *tf)
 {
 	if (!tf)
 		return;
@@ -406,10 +406,10 @@ static void tf_free(struct tf *tf)
 }
 
 /* A probe for @def, which it takes over, not yet on any event */
-static struct tf *tf_alloc(struct tpp_def *def, struct tracepoint *tpoint,
+static struct trace_fprobe *tf_alloc(struct tpp_def *def, struct tracepoint *tpoint,
 			   struct module *mod)
 {
-	struct tf *tf = kzalloc(sizeof(*tf), GFP_KERNEL);
+	struct trace_fprobe *tf = kzalloc(sizeof(*tf), GFP_KERNEL);
 	int ret;
 
 	if (!tf) {
@@ -421,8 +421,8 @@ static struct tf *tf_alloc(struct tpp_def *def, struct tracepoint *tpoint,
 	tf->mod = mod;
 	INIT_LIST_HEAD(&tf->member);
 	dyn_event_init(&tf->devent, &tf_dyn_ops);
-	tf->prog = probe_prog_compile(def, pev_head_size(def->is_return ?
-				      PEV_HEAD_RET : PEV_HEAD_IP));
+	tf->prog = probe_prog_compile(def, probe_event_head_size(def->is_return ?
+				      PROBE_HEAD_RET : PROBE_HEAD_IP));
 	if (IS_ERR(tf->prog)) {
 		ret = PTR_ERR(tf->prog);
 		tf->prog = NULL;
@@ -432,21 +432,21 @@ static struct tf *tf_alloc(struct tpp_def *def, struct tracepoint *tpoint,
 	return tf;
 }
 
-static void tf_link(struct tf *tf, struct pev *ev)
+static void tf_link(struct trace_fprobe *tf, struct probe_event *ev)
 {
 	tf->ev = ev;
 	list_add_tail(&tf->member, &ev->members);
 }
 
 /* Take @tf off its event; the last one out frees the event */
-static void tf_unlink(struct tf *tf)
+static void tf_unlink(struct trace_fprobe *tf)
 {
-	struct pev *ev = tf->ev;
+	struct probe_event *ev = tf->ev;
 
 	list_del_init(&tf->member);
 	tf->ev = NULL;
 	if (ev && list_empty(&ev->members))
-		pev_free(ev);
+		probe_event_free(ev);
 }
 
 /*
@@ -454,10 +454,10 @@ static void tf_unlink(struct tf *tf)
  * last probe.  Refuses with -EBUSY, changing nothing, while that event is
  * enabled or in use.
  */
-static int tf_unregister(struct tf *tf)
+static int tf_unregister(struct trace_fprobe *tf)
 {
 	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&tf->ev->members) && pev_unregister(tf->ev))
+	if (list_is_singular(&tf->ev->members) && probe_event_unregister(tf->ev))
 		return -EBUSY;
 	tf_unregister_fprobe(tf);
 	dyn_event_remove(&tf->devent);
@@ -697,7 +697,7 @@ static int tf_fill_def(struct tpp_def *def, const char *cmd,
 /* ---- Creating a probe from its definition ---- */
 
 /* Link @tf to @ev, register it and list it; on failure, unlink it */
-static int tf_attach(struct tf *tf, struct pev *ev, struct tpp_error *err)
+static int tf_attach(struct trace_fprobe *tf, struct probe_event *ev, struct tpp_error *err)
 {
 	int ret;
 
@@ -705,17 +705,17 @@ static int tf_attach(struct tf *tf, struct pev *ev, struct tpp_error *err)
 	ret = tf_register_fprobe(tf);
 	if (ret) {
 		if (list_is_singular(&ev->members))
-			pev_unregister(ev);
+			probe_event_unregister(ev);
 		tf_unlink(tf);
-		return pev_register_error(tf->def->place_pos, ret, err);
+		return probe_event_register_error(tf->def->place_pos, ret, err);
 	}
 	dyn_event_add(&tf->devent, &ev->call);
 	return 0;
 }
 
-static int tf_append(struct tf *tf, struct pev *ev, struct tpp_error *err)
+static int tf_append(struct trace_fprobe *tf, struct probe_event *ev, struct tpp_error *err)
 {
-	struct tf *old = tf_first(ev);
+	struct trace_fprobe *old = tf_first(ev);
 	int ret;
 
 	if (old->def->kind != tf->def->kind)
@@ -729,19 +729,19 @@ static int tf_append(struct tf *tf, struct pev *ev, struct tpp_error *err)
 	return tf_attach(tf, ev, err);
 }
 
-static int tf_add_event(struct tf *tf, struct tpp_error *err)
+static int tf_add_event(struct trace_fprobe *tf, struct tpp_error *err)
 {
-	struct pev *ev;
+	struct probe_event *ev;
 	int ret;
 
-	ev = pev_alloc(tf->def, tf_is_return(tf) ? PEV_HEAD_RET : PEV_HEAD_IP,
-		       &tf_pev_ops, TRACE_EVENT_FL_FPROBE);
+	ev = probe_event_alloc(tf->def, tf_is_return(tf) ? PROBE_HEAD_RET : PROBE_HEAD_IP,
+		       &tf_event_ops, TRACE_EVENT_FL_FPROBE);
 	if (IS_ERR(ev))
 		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
-	ret = pev_register(ev);
+	ret = probe_event_register(ev);
 	if (!ret)
 		return tf_attach(tf, ev, err);
-	pev_free(ev);
+	probe_event_free(ev);
 	if (ret == -EEXIST)
 		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
 	pr_warn("Failed to register probe event(%d)\n", ret);
@@ -749,13 +749,13 @@ static int tf_add_event(struct tf *tf, struct tpp_error *err)
 }
 
 /* Put @tf on its event, new or existing; 0 or an error in @err */
-static int tf_register(struct tf *tf, struct tpp_error *err)
+static int tf_register(struct trace_fprobe *tf, struct tpp_error *err)
 {
-	struct pev *ev;
+	struct probe_event *ev;
 	int ret;
 
 	mutex_lock(&event_mutex);
-	ev = pev_find(tf->def->group, tf->def->event);
+	ev = probe_event_find(tf->def->group, tf->def->event);
 	if (IS_ERR(ev) || (ev && !(ev->call.flags & TRACE_EVENT_FL_FPROBE)))
 		ret = tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
 	else if (ev)
@@ -844,7 +844,7 @@ static int tf_create(const char *cmd, struct tpp_error *err)
 	struct tf_head h = { 0 };
 	struct tf_place pl = { 0 };
 	struct tpp_def *def;
-	struct tf *tf;
+	struct trace_fprobe *tf;
 	int ret;
 
 	/* "f" or "t" and at least a place, or it is someone else's */
@@ -871,34 +871,34 @@ put_mod:
 /* Create the probe defined by @raw; -ECANCELED when it is not ours */
 static int tf_dyn_create(const char *raw)
 {
-	return pev_dyn_create(raw, "trace_fprobe", tf_create);
+	return probe_event_dyn_create(raw, "trace_fprobe", tf_create);
 }
 
 /* ---- dyn_event operations: listing, matching, removal ---- */
 
 static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
-	struct tf *tf = to_tf(ev);
+	struct trace_fprobe *tf = to_tf(ev);
 	const struct tpp_def *def = tf->def;
 
 	seq_putc(m, def->kind);
 	if (def->is_return && def->maxactive)
 		seq_printf(m, "%u", def->maxactive);
-	seq_printf(m, ":%s/%s %s%s", pev_group(tf->ev), pev_name(tf->ev),
+	seq_printf(m, ":%s/%s %s%s", probe_event_group(tf->ev), probe_event_name(tf->ev),
 		   def->symbol, def->is_return ? "%return" : "");
-	pev_show_args(m, def);
+	probe_event_show_args(m, def);
 	seq_putc(m, '\n');
 	return 0;
 }
 
 static bool tf_dyn_busy(struct dyn_event *ev)
 {
-	return pev_enabled(to_tf(ev)->ev);
+	return probe_event_enabled(to_tf(ev)->ev);
 }
 
 static int tf_dyn_free(struct dyn_event *ev)
 {
-	struct tf *tf = to_tf(ev);
+	struct trace_fprobe *tf = to_tf(ev);
 	int ret = tf_unregister(tf);
 
 	if (!ret)
@@ -910,14 +910,14 @@ static int tf_dyn_free(struct dyn_event *ev)
 static bool tf_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *ev)
 {
-	struct tf *tf = to_tf(ev);
+	struct trace_fprobe *tf = to_tf(ev);
 
-	if (!pev_match_name(tf->ev, system, event))
+	if (!probe_event_match_name(tf->ev, system, event))
 		return false;
 	if (!argc)
 		return true;
 	return !strcmp(argv[0], tf->def->symbol) &&
-	       pev_match_args(tf->def, argc - 1, argv + 1);
+	       probe_event_match_args(tf->def, argc - 1, argv + 1);
 }
 
 static struct dyn_event_operations tf_dyn_ops = {
@@ -932,7 +932,7 @@ static struct dyn_event_operations tf_dyn_ops = {
 
 #ifdef CONFIG_MODULES
 /* A waiting tprobe whose tracepoint @mod brings registers now */
-static void tf_module_coming(struct tf *tf, struct module *mod)
+static void tf_module_coming(struct trace_fprobe *tf, struct module *mod)
 {
 	struct tf_tp_query q = { .name = tf->def->symbol };
 	int ret;
@@ -945,11 +945,11 @@ static void tf_module_coming(struct tf *tf, struct module *mod)
 	ret = tf_register_fprobe(tf);
 	if (ret)
 		pr_warn("Failed to register tprobe %s on %s: %d\n",
-			pev_name(tf->ev), module_name(mod), ret);
+			probe_event_name(tf->ev), module_name(mod), ret);
 }
 
 /* The tracepoint goes with @mod: unregister, and wait for it again */
-static void tf_module_going(struct tf *tf)
+static void tf_module_going(struct trace_fprobe *tf)
 {
 	tf_unregister_fprobe(tf);
 	tf->tpoint = NULL;
@@ -961,7 +961,7 @@ static int tf_module_notify(struct notifier_block *nb, unsigned long val,
 {
 	struct tp_module *tp_mod = data;
 	struct dyn_event *pos;
-	struct tf *tf;
+	struct trace_fprobe *tf;
 
 	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;

@@ -3,7 +3,7 @@
  * Kprobe-based event tracer: probe definitions written to kprobe_events or
  * dynamic_events become ftrace events that kprobes and kretprobes write.
  *
- * A definition goes through three steps.  The pure parser (probe_parse.c)
+ * A definition goes through three steps.  The pure parser (trace_probe.c)
  * turns the text into a tree, or an error with its caret; the compiler
  * (probe_fetch.c) turns the tree into one flat fetch program; this file
  * registers the kprobe and attaches it to a probe event (probe_event.c),
@@ -38,7 +38,7 @@
 #define TK_MAX_CMD	4096
 
 /**
- * struct tk - one kprobe or kretprobe of a probe event
+ * struct trace_kprobe - one kprobe or kretprobe of a probe event
  * @devent: our entry on the dyn_event list (absent for perf's local probes)
  * @member: in the event's member list
  * @ev: the event this probe writes
@@ -48,13 +48,13 @@
  * @sym_addr: address of the vmlinux symbol probed, found by the parse, or
  *	0: then kprobes looks the name up
  * @registered: the kprobe is registered with the kprobes core
- * @frees_ev: taken out as the last probe of @ev: tk_reap() frees @ev too
+ * @frees_ev: taken out as the last probe of @ev: tk_unregister_pending() frees @ev too
  * @rp: the kretprobe; a plain kprobe uses only @rp.kp
  */
-struct tk {
+struct trace_kprobe {
 	struct dyn_event devent;
 	struct list_head member;
-	struct pev *ev;
+	struct probe_event *ev;
 	struct tpp_def *def;
 	struct probe_prog *prog;
 	unsigned long __percpu *nhit;
@@ -72,17 +72,17 @@ static inline bool is_tk(struct dyn_event *ev)
 	return ev->ops == &tk_dyn_ops;
 }
 
-static inline struct tk *to_tk(struct dyn_event *ev)
+static inline struct trace_kprobe *to_tk(struct dyn_event *ev)
 {
-	return container_of(ev, struct tk, devent);
+	return container_of(ev, struct trace_kprobe, devent);
 }
 
-static inline bool tk_is_return(const struct tk *tk)
+static inline bool tk_is_return(const struct trace_kprobe *tk)
 {
 	return tk->def->is_return;
 }
 
-static unsigned long tk_nhit(const struct tk *tk)
+static unsigned long tk_nhit(const struct trace_kprobe *tk)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -92,7 +92,7 @@ static unsigned long tk_nhit(const struct tk *tk)
 	return sum;
 }
 
-static unsigned long tk_nmissed(const struct tk *tk)
+static unsigned long tk_nmissed(const struct trace_kprobe *tk)
 {
 	unsigned long n = tk->rp.kp.nmissed;
 
@@ -100,7 +100,7 @@ static unsigned long tk_nmissed(const struct tk *tk)
 }
 
 /* Where the probe sits, once registered (or for an address probe) */
-static unsigned long tk_address(const struct tk *tk)
+static unsigned long tk_address(const struct trace_kprobe *tk)
 {
 	if (tk->rp.kp.addr)
 		return (unsigned long)tk->rp.kp.addr;
@@ -110,14 +110,14 @@ static unsigned long tk_address(const struct tk *tk)
 	       tk->def->offset;
 }
 
-static struct tk *tk_first(struct pev *ev)
+static struct trace_kprobe *tk_first(struct probe_event *ev)
 {
-	return list_first_entry_or_null(&ev->members, struct tk, member);
+	return list_first_entry_or_null(&ev->members, struct trace_kprobe, member);
 }
 
 /* ---- The hit path ---- */
 
-static nokprobe_inline void tk_fill_head(const struct tk *tk, void *rec,
+static nokprobe_inline void tk_fill_head(const struct trace_kprobe *tk, void *rec,
 					 unsigned long ret_ip)
 {
 	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
@@ -127,7 +127,7 @@ static nokprobe_inline void tk_fill_head(const struct tk *tk, void *rec,
 		head[1] = ret_ip;
 }
 
-static nokprobe_inline void tk_trace_one(const struct tk *tk,
+static nokprobe_inline void tk_trace_one(const struct trace_kprobe *tk,
 					 struct trace_event_file *file,
 					 struct pt_regs *regs,
 					 const unsigned long *edata,
@@ -151,12 +151,12 @@ static nokprobe_inline void tk_trace_one(const struct tk *tk,
 	trace_event_buffer_commit(&fbuffer);
 }
 
-static void tk_trace(const struct tk *tk, struct pt_regs *regs,
+static void tk_trace(const struct trace_kprobe *tk, struct pt_regs *regs,
 		     const unsigned long *edata, unsigned long ret_ip)
 {
-	struct pev_link *link;
+	struct probe_event_link *link;
 
-	pev_for_each_file(tk->ev, link)
+	probe_event_for_each_file(tk->ev, link)
 		tk_trace_one(tk, link->file, regs, edata, ret_ip);
 }
 
@@ -164,7 +164,7 @@ NOKPROBE_SYMBOL(tk_trace);
 
 #ifdef CONFIG_PERF_EVENTS
 /* Returns 1 when a BPF program moved the ip (kprobe override) */
-static int tk_perf(const struct tk *tk, struct pt_regs *regs,
+static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 		   const unsigned long *edata, unsigned long ret_ip)
 {
 	struct trace_event_call *call = &tk->ev->call;
@@ -204,23 +204,23 @@ static int tk_perf(const struct tk *tk, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(tk_perf);
 #else
-static inline int tk_perf(const struct tk *tk, struct pt_regs *regs,
+static inline int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 			  const unsigned long *edata, unsigned long ret_ip)
 {
 	return 0;
 }
 #endif
 
-static int tk_hit(const struct tk *tk, struct pt_regs *regs,
+static int tk_hit(const struct trace_kprobe *tk, struct pt_regs *regs,
 		  const unsigned long *edata, unsigned long ret_ip)
 {
 	unsigned int flags = READ_ONCE(tk->ev->flags);
 	int ret = 0;
 
 	raw_cpu_inc(*tk->nhit);
-	if (flags & PEV_F_TRACE)
+	if (flags & PROBE_EVENT_F_TRACE)
 		tk_trace(tk, regs, edata, ret_ip);
-	if (flags & PEV_F_PERF)
+	if (flags & PROBE_EVENT_F_PERF)
 		ret = tk_perf(tk, regs, edata, ret_ip);
 	return ret;
 }
@@ -229,24 +229,24 @@ NOKPROBE_SYMBOL(tk_hit);
 
 static int tk_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
 {
-	return tk_hit(container_of(kp, struct tk, rp.kp), regs, NULL, 0);
+	return tk_hit(container_of(kp, struct trace_kprobe, rp.kp), regs, NULL, 0);
 }
 
 NOKPROBE_SYMBOL(tk_kprobe_handler);
 
 /* The probe of a kretprobe instance; NULL while it is unregistered */
-static nokprobe_inline struct tk *tk_of_instance(struct kretprobe_instance *ri)
+static nokprobe_inline struct trace_kprobe *tk_of_instance(struct kretprobe_instance *ri)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
-	return rp ? container_of(rp, struct tk, rp) : NULL;
+	return rp ? container_of(rp, struct trace_kprobe, rp) : NULL;
 }
 
 /* Save the $argN a return probe prints, on the way in */
 static int tk_entry_handler(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	struct tk *tk = tk_of_instance(ri);
+	struct trace_kprobe *tk = tk_of_instance(ri);
 
 	if (tk)
 		probe_prog_save_entry(tk->prog, regs, (unsigned long *)ri->data);
@@ -258,7 +258,7 @@ NOKPROBE_SYMBOL(tk_entry_handler);
 static int tk_return_handler(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	struct tk *tk = tk_of_instance(ri);
+	struct trace_kprobe *tk = tk_of_instance(ri);
 	unsigned long *edata = (unsigned long *)ri->data;
 
 	if (tk)
@@ -287,7 +287,7 @@ static bool tk_func_traceable(unsigned long addr)
  * clone ("func.isra.0") has no ftrace site of its own; it is as traceable
  * as the function it was cloned from.
  */
-static bool tk_on_notrace(const struct tk *tk)
+static bool tk_on_notrace(const struct trace_kprobe *tk)
 {
 	unsigned long addr = tk_address(tk);
 	char name[KSYM_NAME_LEN];
@@ -305,7 +305,7 @@ static bool tk_on_notrace(const struct tk *tk)
 	return !addr || !tk_func_traceable(addr);
 }
 #else
-static bool tk_on_notrace(const struct tk *tk)
+static bool tk_on_notrace(const struct trace_kprobe *tk)
 {
 	return false;
 }
@@ -317,7 +317,7 @@ static unsigned long tk_sym_lookup(void *priv, const char *name)
 }
 
 /* Register the k*probe, armed when the event is enabled */
-static int tk_register_kprobe(struct tk *tk)
+static int tk_register_kprobe(struct trace_kprobe *tk)
 {
 	struct kprobe *kp = &tk->rp.kp;
 	int ret;
@@ -335,7 +335,7 @@ static int tk_register_kprobe(struct tk *tk)
 	ret = probe_prog_resolve_symbols(tk->prog, tk_sym_lookup, NULL);
 	if (ret)
 		return ret;
-	if (pev_enabled(tk->ev))
+	if (probe_event_enabled(tk->ev))
 		kp->flags &= ~KPROBE_FLAG_DISABLED;
 	else
 		kp->flags |= KPROBE_FLAG_DISABLED;
@@ -345,7 +345,7 @@ static int tk_register_kprobe(struct tk *tk)
 	return ret;
 }
 
-static void tk_unregister_kprobe(struct tk *tk)
+static void tk_unregister_kprobe(struct trace_kprobe *tk)
 {
 	struct kprobe *kp = &tk->rp.kp;
 
@@ -370,7 +370,7 @@ static void tk_unregister_kprobe(struct tk *tk)
  * whose module is not loaded, or any address (as in 6.12).  Such a probe
  * is accepted and waits for the module notifier.
  */
-static bool tk_may_wait(const struct tk *tk)
+static bool tk_may_wait(const struct trace_kprobe *tk)
 {
 	bool missing = !tk->def->symbol;
 
@@ -382,7 +382,7 @@ static bool tk_may_wait(const struct tk *tk)
 	return missing;
 }
 
-static int tk_register_kprobe_or_wait(struct tk *tk)
+static int tk_register_kprobe_or_wait(struct trace_kprobe *tk)
 {
 	int ret = tk_register_kprobe(tk);
 
@@ -393,14 +393,14 @@ static int tk_register_kprobe_or_wait(struct tk *tk)
 	return ret;
 }
 
-static bool tk_usable(struct tk *tk)
+static bool tk_usable(struct trace_kprobe *tk)
 {
 	return tk->registered && !kprobe_gone(&tk->rp.kp);
 }
 
-static void tk_disarm(struct pev *ev)
+static void tk_disarm(struct probe_event *ev)
 {
-	struct tk *tk;
+	struct trace_kprobe *tk;
 
 	list_for_each_entry(tk, &ev->members, member) {
 		if (!tk_usable(tk))
@@ -412,9 +412,9 @@ static void tk_disarm(struct pev *ev)
 	}
 }
 
-static int tk_arm(struct pev *ev)
+static int tk_arm(struct probe_event *ev)
 {
-	struct tk *tk;
+	struct trace_kprobe *tk;
 	int ret;
 
 	list_for_each_entry(tk, &ev->members, member) {
@@ -437,8 +437,8 @@ static int tk_arm(struct pev *ev)
 static struct kprobe **tk_kprobes_of(struct list_head *evs, int *num)
 {
 	struct kprobe **kps;
-	struct pev *ev;
-	struct tk *tk;
+	struct probe_event *ev;
+	struct trace_kprobe *tk;
 	int n = 0;
 
 	list_for_each_entry(ev, evs, batch)
@@ -473,7 +473,7 @@ static int tk_arm_many(struct list_head *evs)
 static void tk_disarm_many(struct list_head *evs)
 {
 	struct kprobe **kps;
-	struct pev *ev;
+	struct probe_event *ev;
 	int n;
 
 	kps = tk_kprobes_of(evs, &n);
@@ -487,7 +487,7 @@ static void tk_disarm_many(struct list_head *evs)
 	kfree(kps);
 }
 
-static const struct pev_ops tk_pev_ops = {
+static const struct probe_event_ops tk_event_ops = {
 	.arm = tk_arm,
 	.disarm = tk_disarm,
 	.arm_many = tk_arm_many,
@@ -496,7 +496,7 @@ static const struct pev_ops tk_pev_ops = {
 
 /* ---- Life cycle of a probe ---- */
 
-static void tk_free(struct tk *tk)
+static void tk_free(struct trace_kprobe *tk)
 {
 	if (!tk)
 		return;
@@ -507,7 +507,7 @@ static void tk_free(struct tk *tk)
 }
 
 /* Point the k(ret)probe at the place and at our handlers */
-static void tk_init_kprobe(struct tk *tk)
+static void tk_init_kprobe(struct trace_kprobe *tk)
 {
 	const struct tpp_def *def = tk->def;
 	struct kprobe *kp = &tk->rp.kp;
@@ -539,9 +539,9 @@ static void tk_init_kprobe(struct tk *tk)
  * A probe for @def, which it takes over, not yet on any event; @sym_addr
  * is the address of its vmlinux symbol, or 0 when not known.
  */
-static struct tk *tk_alloc(struct tpp_def *def, unsigned long sym_addr)
+static struct trace_kprobe *tk_alloc(struct tpp_def *def, unsigned long sym_addr)
 {
-	struct tk *tk = kzalloc(sizeof(*tk), GFP_KERNEL);
+	struct trace_kprobe *tk = kzalloc(sizeof(*tk), GFP_KERNEL);
 	int ret = -ENOMEM;
 
 	if (!tk)
@@ -551,8 +551,8 @@ static struct tk *tk_alloc(struct tpp_def *def, unsigned long sym_addr)
 	tk->nhit = alloc_percpu(unsigned long);
 	if (!tk->nhit)
 		goto free_tk;
-	tk->prog = probe_prog_compile(def, pev_head_size(def->is_return ?
-				      PEV_HEAD_RET : PEV_HEAD_IP));
+	tk->prog = probe_prog_compile(def, probe_event_head_size(def->is_return ?
+				      PROBE_HEAD_RET : PROBE_HEAD_IP));
 	if (IS_ERR(tk->prog)) {
 		ret = PTR_ERR(tk->prog);
 		tk->prog = NULL;
@@ -571,35 +571,35 @@ free_def:
 	return ERR_PTR(ret);
 }
 
-static void tk_link(struct tk *tk, struct pev *ev)
+static void tk_link(struct trace_kprobe *tk, struct probe_event *ev)
 {
 	tk->ev = ev;
 	list_add_tail(&tk->member, &ev->members);
 }
 
 /* Take @tk off its event; the last one out frees the event */
-static void tk_unlink(struct tk *tk)
+static void tk_unlink(struct trace_kprobe *tk)
 {
-	struct pev *ev = tk->ev;
+	struct probe_event *ev = tk->ev;
 
 	list_del_init(&tk->member);
 	tk->ev = NULL;
 	if (ev && list_empty(&ev->members))
-		pev_free(ev);
+		probe_event_free(ev);
 }
 
 /*
  * Probes that "-:EVENT" took out and whose kprobes are still registered,
- * linked by devent.list, under event_mutex: tk_reap() unregisters them.
+ * linked by devent.list, under event_mutex: tk_unregister_pending() unregisters them.
  */
-static LIST_HEAD(tk_doomed);
-static void tk_reap(struct work_struct *work);
-static DECLARE_WORK(tk_reap_work, tk_reap);
+static LIST_HEAD(tk_unreg_pending);
+static void tk_unregister_pending(struct work_struct *work);
+static DECLARE_WORK(tk_unreg_work, tk_unregister_pending);
 
 /* Wait until what "-:EVENT" took out is unregistered and freed */
-static void tk_reap_wait(void)
+static void tk_unreg_flush(void)
 {
-	flush_work(&tk_reap_work);
+	flush_work(&tk_unreg_work);
 }
 
 /*
@@ -607,17 +607,17 @@ static void tk_reap_wait(void)
  * last probe; refuses with -EBUSY, changing nothing, while that event is
  * enabled or in use.  The kprobe is only disarmed here: unregistering it
  * waits for a grace period, and one write per event (perf probe -d) would
- * wait one each.  tk_reap() unregisters all that piled up meanwhile with
+ * wait one each.  tk_unregister_pending() unregisters all that piled up meanwhile with
  * one grace period, then frees them.
  */
-static int tk_doom(struct tk *tk)
+static int tk_remove_deferred(struct trace_kprobe *tk)
 {
 	struct kprobe *kp = &tk->rp.kp;
-	struct pev *ev = tk->ev;
+	struct probe_event *ev = tk->ev;
 
 	lockdep_assert_held(&event_mutex);
 	if (list_is_singular(&ev->members)) {
-		if (pev_unregister(ev))
+		if (probe_event_unregister(ev))
 			return -EBUSY;
 	}
 	/* a sibling of an enabled event is still armed */
@@ -626,8 +626,8 @@ static int tk_doom(struct tk *tk)
 	dyn_event_remove(&tk->devent);
 	list_del_init(&tk->member);
 	tk->frees_ev = list_empty(&ev->members);
-	list_add_tail(&tk->devent.list, &tk_doomed);
-	schedule_work(&tk_reap_work);
+	list_add_tail(&tk->devent.list, &tk_unreg_pending);
+	schedule_work(&tk_unreg_work);
 	return 0;
 }
 
@@ -637,7 +637,7 @@ static int tk_doom(struct tk *tk)
  * Make @tk a member of @ev and register its kprobe.  On failure nothing is
  * left: @tk is off @ev, and a new event that would stay empty is removed.
  */
-static int tk_attach(struct tk *tk, struct pev *ev, struct tpp_error *err)
+static int tk_attach(struct trace_kprobe *tk, struct probe_event *ev, struct tpp_error *err)
 {
 	int ret;
 
@@ -650,12 +650,12 @@ static int tk_attach(struct tk *tk, struct pev *ev, struct tpp_error *err)
 	if (list_is_singular(&ev->members))
 		trace_remove_event_call(&ev->call);
 	tk_unlink(tk);
-	return pev_register_error(tk->def->place_pos, ret, err);
+	return probe_event_register_error(tk->def->place_pos, ret, err);
 }
 
-static int tk_append(struct tk *tk, struct pev *ev, struct tpp_error *err)
+static int tk_append(struct trace_kprobe *tk, struct probe_event *ev, struct tpp_error *err)
 {
-	struct tk *old;
+	struct trace_kprobe *old;
 	int ret;
 
 	ret = tpp_check_append(tk_first(ev)->def, tk->def, err);
@@ -667,33 +667,33 @@ static int tk_append(struct tk *tk, struct pev *ev, struct tpp_error *err)
 	return tk_attach(tk, ev, err);
 }
 
-static int tk_add_event(struct tk *tk, struct tpp_error *err)
+static int tk_add_event(struct trace_kprobe *tk, struct tpp_error *err)
 {
-	struct pev *ev;
+	struct probe_event *ev;
 	int ret;
 
-	ev = pev_alloc(tk->def, tk_is_return(tk) ? PEV_HEAD_RET : PEV_HEAD_IP,
-		       &tk_pev_ops, TRACE_EVENT_FL_KPROBE);
+	ev = probe_event_alloc(tk->def, tk_is_return(tk) ? PROBE_HEAD_RET : PROBE_HEAD_IP,
+		       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
 	if (IS_ERR(ev))
 		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
-	ret = pev_register(ev);
+	ret = probe_event_register(ev);
 	if (!ret)
 		return tk_attach(tk, ev, err);
-	pev_free(ev);
+	probe_event_free(ev);
 	if (ret == -EEXIST)
 		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
 	pr_warn("Failed to register probe event(%d)\n", ret);
-	return pev_register_error(tk->def->place_pos, ret, err);
+	return probe_event_register_error(tk->def->place_pos, ret, err);
 }
 
 /* Put @tk on its event, new or existing; 0 or an error in @err */
-static int tk_register(struct tk *tk, struct tpp_error *err)
+static int tk_register(struct trace_kprobe *tk, struct tpp_error *err)
 {
-	struct pev *ev;
+	struct probe_event *ev;
 	int ret;
 
 	mutex_lock(&event_mutex);
-	ev = pev_find(tk->def->group, tk->def->event);
+	ev = probe_event_find(tk->def->group, tk->def->event);
 	if (IS_ERR(ev) || (ev && !(ev->call.flags & TRACE_EVENT_FL_KPROBE)))
 		ret = tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
 	else if (ev)
@@ -709,7 +709,7 @@ static int tk_create(const char *cmd, struct tpp_error *err)
 {
 	struct probe_kenv ke;
 	struct tpp_def *def;
-	struct tk *tk;
+	struct trace_kprobe *tk;
 	int ret;
 
 	probe_kenv_init(&ke);
@@ -729,14 +729,14 @@ static int tk_create(const char *cmd, struct tpp_error *err)
 /* Create the probe defined by @raw; -ECANCELED when it is not a kprobe */
 static int tk_dyn_create(const char *raw)
 {
-	return pev_dyn_create(raw, "trace_kprobe", tk_create);
+	return probe_event_dyn_create(raw, "trace_kprobe", tk_create);
 }
 
 /* A line written to kprobe_events: a definition or a "-:" removal */
 /* kprobe_events takes kprobes only: there is nothing to try next */
 static int tk_create_or_delete(const char *raw)
 {
-	return pev_command(raw, &tk_dyn_ops);
+	return probe_event_command(raw, &tk_dyn_ops);
 }
 
 /* What kprobe_event_gen_cmd_end() runs */
@@ -748,7 +748,7 @@ static int tk_run_command(struct dynevent_cmd *cmd)
 /* ---- dyn_event operations: listing, matching, removal ---- */
 
 /* The place as listed: "SYM", "SYM+OFFS" or a (hashed) "0xADDR" */
-static char *tk_place(const struct tk *tk)
+static char *tk_place(const struct trace_kprobe *tk)
 {
 	const struct tpp_def *def = tk->def;
 
@@ -761,7 +761,7 @@ static char *tk_place(const struct tk *tk)
 }
 
 /* One kprobe_events (and dynamic_events) line */
-static int tk_list_line(struct seq_file *m, struct tk *tk)
+static int tk_list_line(struct seq_file *m, struct trace_kprobe *tk)
 {
 	char *place = tk_place(tk);
 
@@ -771,8 +771,8 @@ static int tk_list_line(struct seq_file *m, struct tk *tk)
 	/* the kprobes core fills in its default when it registers */
 	if (tk_is_return(tk) && tk->rp.maxactive)
 		seq_printf(m, "%d", tk->rp.maxactive);
-	seq_printf(m, ":%s/%s %s", pev_group(tk->ev), pev_name(tk->ev), place);
-	pev_show_args(m, tk->def);
+	seq_printf(m, ":%s/%s %s", probe_event_group(tk->ev), probe_event_name(tk->ev), place);
+	probe_event_show_args(m, tk->def);
 	seq_putc(m, '\n');
 	kfree(place);
 	return 0;
@@ -785,16 +785,16 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 
 static bool tk_dyn_busy(struct dyn_event *ev)
 {
-	return pev_enabled(to_tk(ev)->ev);
+	return probe_event_enabled(to_tk(ev)->ev);
 }
 
 static int tk_dyn_free(struct dyn_event *ev)
 {
-	return tk_doom(to_tk(ev));
+	return tk_remove_deferred(to_tk(ev));
 }
 
 /* "-:[GRP/]EVENT [PLACE [ARG...]]": the place and leading args must match */
-static bool tk_match_words(const struct tk *tk, int argc, const char **argv)
+static bool tk_match_words(const struct trace_kprobe *tk, int argc, const char **argv)
 {
 	char *place;
 	bool same;
@@ -804,15 +804,15 @@ static bool tk_match_words(const struct tk *tk, int argc, const char **argv)
 	place = tk_place(tk);
 	same = place && !strcmp(place, argv[0]);
 	kfree(place);
-	return same && pev_match_args(tk->def, argc - 1, argv + 1);
+	return same && probe_event_match_args(tk->def, argc - 1, argv + 1);
 }
 
 static bool tk_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *ev)
 {
-	struct tk *tk = to_tk(ev);
+	struct trace_kprobe *tk = to_tk(ev);
 
-	return pev_match_name(tk->ev, system, event) &&
+	return probe_event_match_name(tk->ev, system, event) &&
 	       tk_match_words(tk, argc, argv);
 }
 
@@ -831,8 +831,8 @@ static struct dyn_event_operations tk_dyn_ops = {
  * and kretprobes to unregister together, one grace period for all where
  * unregister_kprobe() waits one each.
  */
-struct tk_gone {
-	struct tk **tks;
+struct tk_unreg_batch {
+	struct trace_kprobe **tks;
 	struct kprobe **kps;
 	struct kretprobe **rps;
 	int n, nk, nr;
@@ -847,14 +847,14 @@ static int tk_count_busy(int *n)
 	for_each_dyn_event(pos) {
 		if (!is_tk(pos))
 			continue;
-		if (pev_busy(to_tk(pos)->ev))
+		if (probe_event_busy(to_tk(pos)->ev))
 			return -EBUSY;
 		(*n)++;
 	}
 	return 0;
 }
 
-static void tk_gone_destroy(struct tk_gone *g)
+static void tk_unreg_batch_destroy(struct tk_unreg_batch *g)
 {
 	kfree(g->tks);
 	kfree(g->kps);
@@ -862,7 +862,7 @@ static void tk_gone_destroy(struct tk_gone *g)
 }
 
 /* Note @tk in @g: to free, and its kprobe to unregister if registered */
-static void tk_gone_note(struct tk *tk, struct tk_gone *g)
+static void tk_unreg_batch_note(struct trace_kprobe *tk, struct tk_unreg_batch *g)
 {
 	g->tks[g->n++] = tk;
 	if (!tk->registered)
@@ -874,7 +874,7 @@ static void tk_gone_note(struct tk *tk, struct tk_gone *g)
 }
 
 /* Unregister the kprobes and kretprobes noted in @g, together */
-static void tk_gone_unregister(struct tk_gone *g)
+static void tk_unreg_batch_unregister(struct tk_unreg_batch *g)
 {
 	int i;
 
@@ -886,15 +886,15 @@ static void tk_gone_unregister(struct tk_gone *g)
 		g->tks[i]->registered = false;
 }
 
-static int tk_gone_init(struct tk_gone *g, int n)
+static int tk_unreg_batch_init(struct tk_unreg_batch *g, int n)
 {
-	*g = (struct tk_gone){};
+	*g = (struct tk_unreg_batch){};
 	g->tks = kmalloc_array(n, sizeof(*g->tks), GFP_KERNEL);
 	g->kps = kmalloc_array(n, sizeof(*g->kps), GFP_KERNEL);
 	g->rps = kmalloc_array(n, sizeof(*g->rps), GFP_KERNEL);
 	if (g->tks && g->kps && g->rps)
 		return 0;
-	tk_gone_destroy(g);
+	tk_unreg_batch_destroy(g);
 	return -ENOMEM;
 }
 
@@ -902,74 +902,74 @@ static int tk_gone_init(struct tk_gone *g, int n)
  * Take @tk off the dyn_event list, and its event out of tracefs with its
  * first probe; the kprobe stays registered, noted in @g.
  */
-static int tk_take_out(struct tk *tk, struct tk_gone *g)
+static int tk_take_out(struct trace_kprobe *tk, struct tk_unreg_batch *g)
 {
 	int ret;
 
 	if (tk == tk_first(tk->ev)) {
-		ret = pev_unregister(tk->ev);
+		ret = probe_event_unregister(tk->ev);
 		if (ret)
 			return ret;
 	}
 	dyn_event_remove(&tk->devent);
-	tk_gone_note(tk, g);
+	tk_unreg_batch_note(tk, g);
 	return 0;
 }
 
 /* Unregister what @g noted and free the probes, their events with them */
-static void tk_gone_free(struct tk_gone *g)
+static void tk_unreg_batch_free(struct tk_unreg_batch *g)
 {
 	int i;
 
-	tk_gone_unregister(g);
+	tk_unreg_batch_unregister(g);
 	for (i = 0; i < g->n; i++) {
 		tk_unlink(g->tks[i]);
 		tk_free(g->tks[i]);
 	}
 }
 
-/* Free a probe tk_doom() took out, and its event if it was the last */
-static void tk_bury(struct tk *tk)
+/* Free a probe tk_remove_deferred() took out, and its event if it was the last */
+static void tk_free_removed(struct trace_kprobe *tk)
 {
 	if (tk->frees_ev)
-		pev_free(tk->ev);
+		probe_event_free(tk->ev);
 	tk_free(tk);
 }
 
 /*
- * Unregister the kprobes of the probes tk_doom() took out, one grace
+ * Unregister the kprobes of the probes tk_remove_deferred() took out, one grace
  * period for all of them, then free the probes.  Their events are out of
  * tracefs and their kprobes disarmed: nothing else reaches them.
  */
-static void tk_reap(struct work_struct *work)
+static void tk_unregister_pending(struct work_struct *work)
 {
 	struct dyn_event *pos, *next;
-	LIST_HEAD(doomed);
-	struct tk_gone g;
+	LIST_HEAD(pending);
+	struct tk_unreg_batch g;
 	int n = 0;
 
 	mutex_lock(&event_mutex);
-	list_splice_init(&tk_doomed, &doomed);
+	list_splice_init(&tk_unreg_pending, &pending);
 	mutex_unlock(&event_mutex);
-	list_for_each_entry(pos, &doomed, list)
+	list_for_each_entry(pos, &pending, list)
 		n++;
 	if (!n)
 		return;
-	if (!tk_gone_init(&g, n)) {
-		list_for_each_entry(pos, &doomed, list)
-			tk_gone_note(to_tk(pos), &g);
-		tk_gone_unregister(&g);
-		tk_gone_destroy(&g);
+	if (!tk_unreg_batch_init(&g, n)) {
+		list_for_each_entry(pos, &pending, list)
+			tk_unreg_batch_note(to_tk(pos), &g);
+		tk_unreg_batch_unregister(&g);
+		tk_unreg_batch_destroy(&g);
 	}
-	list_for_each_entry_safe(pos, next, &doomed, list) {
+	list_for_each_entry_safe(pos, next, &pending, list) {
 		/* without memory for @g: one grace period each */
 		tk_unregister_kprobe(to_tk(pos));
-		tk_bury(to_tk(pos));
+		tk_free_removed(to_tk(pos));
 	}
 }
 
 /* Every kprobe event goes, or (busy) none; under event_mutex */
-static int tk_release_locked(struct tk_gone *g)
+static int tk_release_locked(struct tk_unreg_batch *g)
 {
 	struct dyn_event *pos, *next;
 	int ret = 0;
@@ -983,21 +983,21 @@ static int tk_release_locked(struct tk_gone *g)
 		if (ret)
 			break;
 	}
-	tk_gone_free(g);
+	tk_unreg_batch_free(g);
 	return ret;
 }
 
 /* O_TRUNC of kprobe_events */
 static int tk_release_all(void)
 {
-	struct tk_gone g;
+	struct tk_unreg_batch g;
 	int n, ret;
 
 	mutex_lock(&event_mutex);
 	ret = tk_count_busy(&n);
-	if (!ret && n && !tk_gone_init(&g, n)) {
+	if (!ret && n && !tk_unreg_batch_init(&g, n)) {
 		ret = tk_release_locked(&g);
-		tk_gone_destroy(&g);
+		tk_unreg_batch_destroy(&g);
 		n = 0;
 	}
 	/* the events are gone: their records must not outlive them */
@@ -1007,7 +1007,7 @@ static int tk_release_all(void)
 	if (!ret && n)
 		ret = dyn_events_release_all(&tk_dyn_ops);
 	/* and nothing is left registered, of earlier "-:" lines either */
-	tk_reap_wait();
+	tk_unreg_flush();
 	return ret;
 }
 
@@ -1015,21 +1015,21 @@ static int tk_release_all(void)
 
 static int tk_profile_line(struct seq_file *m, struct dyn_event *ev)
 {
-	struct tk *tk = to_tk(ev);
+	struct trace_kprobe *tk = to_tk(ev);
 
-	seq_printf(m, "  %-44s %15lu %15lu\n", pev_name(tk->ev), tk_nhit(tk),
+	seq_printf(m, "  %-44s %15lu %15lu\n", probe_event_name(tk->ev), tk_nhit(tk),
 		   tk_nmissed(tk));
 	return 0;
 }
 
-static const struct pev_list tk_events_list = {
+static const struct probe_event_list tk_events_list = {
 	.ops = &tk_dyn_ops,
 	.line = tk_dyn_show,
 	.command = tk_create_or_delete,
 	.release_all = tk_release_all,
 };
 
-static const struct pev_list tk_profile_list = {
+static const struct probe_event_list tk_profile_list = {
 	.ops = &tk_dyn_ops,
 	.line = tk_profile_line,
 };
@@ -1057,7 +1057,7 @@ static int tk_check_symbol(const char *func)
 /* ---- Modules: MOD:SYM probes follow their module ---- */
 
 #ifdef CONFIG_MODULES
-static bool tk_on_module(const struct tk *tk, struct module *mod)
+static bool tk_on_module(const struct trace_kprobe *tk, struct module *mod)
 {
 	if (tk->def->module)
 		return !strcmp(tk->def->module, module_name(mod));
@@ -1065,7 +1065,7 @@ static bool tk_on_module(const struct tk *tk, struct module *mod)
 }
 
 /* The symbol must be unique inside the module that came */
-static int tk_register_on_module(struct tk *tk)
+static int tk_register_on_module(struct trace_kprobe *tk)
 {
 	int ret = tk->def->module ? tk_check_symbol(tk->def->symbol) : 0;
 
@@ -1077,7 +1077,7 @@ static int tk_module_notify(struct notifier_block *nb, unsigned long val,
 {
 	struct module *mod = data;
 	struct dyn_event *pos;
-	struct tk *tk;
+	struct trace_kprobe *tk;
 	int ret;
 
 	if (val != MODULE_STATE_COMING)
@@ -1092,7 +1092,7 @@ static int tk_module_notify(struct notifier_block *nb, unsigned long val,
 		ret = tk_register_on_module(tk);
 		if (ret)
 			pr_warn("Failed to re-register probe %s on %s: %d\n",
-				pev_name(tk->ev), module_name(mod), ret);
+				probe_event_name(tk->ev), module_name(mod), ret);
 	}
 	mutex_unlock(&event_mutex);
 	return NOTIFY_DONE;
@@ -1110,24 +1110,24 @@ static struct notifier_block tk_module_nb = {
 
 /* ---- perf's kprobe PMU and BPF ---- */
 
-static struct tk *tk_of_call(struct trace_event_call *call)
+static struct trace_kprobe *tk_of_call(struct trace_event_call *call)
 {
-	struct pev *ev = pev_from_call(call);
+	struct probe_event *ev = probe_event_from_call(call);
 
 	return ev ? tk_first(ev) : NULL;
 }
 
-static struct tk *tk_find(const char *group, const char *event)
+static struct trace_kprobe *tk_find(const char *group, const char *event)
 {
 	struct dyn_event *pos;
-	struct tk *tk;
+	struct trace_kprobe *tk;
 
 	for_each_dyn_event(pos) {
 		if (!is_tk(pos))
 			continue;
 		tk = to_tk(pos);
-		if (!strcmp(pev_name(tk->ev), event) &&
-		    !strcmp(pev_group(tk->ev), group))
+		if (!strcmp(probe_event_name(tk->ev), event) &&
+		    !strcmp(probe_event_group(tk->ev), group))
 			return tk;
 	}
 	return NULL;
@@ -1143,7 +1143,7 @@ static struct tk *tk_find(const char *group, const char *event)
  */
 bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 {
-	struct tk *tk = tk_of_call(call);
+	struct trace_kprobe *tk = tk_of_call(call);
 	const struct tpp_def *def;
 
 	if (!tk)
@@ -1162,7 +1162,7 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
  */
 bool trace_kprobe_error_injectable(struct trace_event_call *call)
 {
-	struct tk *tk = tk_of_call(call);
+	struct trace_kprobe *tk = tk_of_call(call);
 
 	return tk && within_error_injection_list(tk_address(tk));
 }
@@ -1187,7 +1187,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 			bool perf_type_tracepoint)
 {
 	struct trace_event_call *call = event->tp_event;
-	struct tk *tk;
+	struct trace_kprobe *tk;
 
 	if (perf_type_tracepoint)
 		tk = tk_find(call->class->system, trace_event_name(call));
@@ -1244,8 +1244,8 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 			  bool is_return)
 {
 	struct tpp_def *def;
-	struct pev *ev;
-	struct tk *tk;
+	struct probe_event *ev;
+	struct trace_kprobe *tk;
 	int ret;
 
 	ret = func ? tk_check_symbol(func) : 0;
@@ -1257,8 +1257,8 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 	tk = tk_alloc(def, 0);
 	if (IS_ERR(tk))
 		return ERR_CAST(tk);
-	ev = pev_alloc(def, is_return ? PEV_HEAD_RET : PEV_HEAD_IP,
-		       &tk_pev_ops, TRACE_EVENT_FL_KPROBE);
+	ev = probe_event_alloc(def, is_return ? PROBE_HEAD_RET : PROBE_HEAD_IP,
+		       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
 	if (IS_ERR(ev)) {
 		tk_free(tk);
 		return ERR_CAST(ev);
@@ -1279,9 +1279,9 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
  */
 void destroy_local_trace_kprobe(struct trace_event_call *call)
 {
-	struct tk *tk = tk_of_call(call);
+	struct trace_kprobe *tk = tk_of_call(call);
 
-	if (!tk || WARN_ON_ONCE(pev_enabled(tk->ev)))
+	if (!tk || WARN_ON_ONCE(probe_event_enabled(tk->ev)))
 		return;
 	tk_unregister_kprobe(tk);
 	tk_unlink(tk);
@@ -1401,7 +1401,7 @@ int kprobe_event_delete(const char *name)
 	snprintf(cmd, sizeof(cmd), "-:%s", name);
 	ret = tk_create_or_delete(cmd);
 	/* callers may rely on the kprobe being unregistered */
-	tk_reap_wait();
+	tk_unreg_flush();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(kprobe_event_delete);
@@ -1418,7 +1418,7 @@ static int __init tk_set_boot_cmds(char *str)
 }
 __setup("kprobe_event=", tk_set_boot_cmds);
 
-static struct trace_event_file *tk_top_file(struct pev *ev)
+static struct trace_event_file *tk_top_file(struct probe_event *ev)
 {
 	struct trace_event_file *file;
 
@@ -1477,9 +1477,9 @@ static __init int tk_init_tracefs(void)
 	if (tracing_init_dentry())
 		return 0;
 	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL,
-			  (void *)&tk_events_list, &pev_list_fops);
+			  (void *)&tk_events_list, &probe_event_list_fops);
 	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tk_profile_list, &pev_list_fops);
+			  (void *)&tk_profile_list, &probe_event_list_fops);
 	tk_run_boot_cmds();
 	return 0;
 }
@@ -1501,7 +1501,7 @@ static const char * const tk_test_names[] __initconst = {
 static __init int tk_test_enable(unsigned int i, int on)
 {
 	struct trace_event_file *file = NULL;
-	struct tk *tk;
+	struct trace_kprobe *tk;
 
 	mutex_lock(&event_mutex);
 	tk = tk_find(TK_GROUP, tk_test_names[i]);
@@ -1516,7 +1516,7 @@ static __init int tk_test_enable(unsigned int i, int on)
 static __init unsigned long tk_test_hits(unsigned int i)
 {
 	unsigned long hits = 0;
-	struct tk *tk;
+	struct trace_kprobe *tk;
 
 	mutex_lock(&event_mutex);
 	tk = tk_find(TK_GROUP, tk_test_names[i]);

@@ -1,18 +1,378 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the rest of the tracing code asks of the probe event tracers: the
- * one-off kprobe and uprobe events perf's PMUs make (trace_event_perf.c),
- * and what BPF needs to know of a kprobe event (bpf_trace.c).
+ * The probe definition parser (trace_probe.c): the text written to
+ * kprobe_events, dynamic_events and uprobe_events, turned into a tree that
+ * probe_fetch.c compiles into a flat fetch program.
  *
- * The probe events' own layers have their own headers: the definition
- * parser (probe_parse.h), fetch programs (probe_fetch.h), the event object
- * (probe_event.h) and the kernel behind the parser (probe_kenv.h).
+ * The parser is a pure function.  It reads the command (argv joined by single
+ * spaces, comments already stripped), never writes into it, never prints and
+ * never sleeps on anything but GFP_KERNEL allocations.  Everything that
+ * depends on the running kernel (registers, kallsyms, BTF) comes in through
+ * struct tpp_env, so the same file builds in user space for unit tests.
+ *
+ * Errors travel in a caller-owned struct tpp_error: the first error wins and
+ * carries the error_log message id, the caret position (a byte offset into
+ * the command) and the errno the writer gets.
+ *
+ * The probe event code names its layers by prefix:
+ *   tpp_	trace probe parser: this header and trace_probe.c
+ *   probe_	fetch programs: compile, run, print (probe_fetch.h)
+ *   pfa_	what a fetch program reads of the machine: registers, stack,
+ *		memory that may fault (probe_fetch_access.h)
+ *   kenv_	the running kernel behind struct tpp_env: kallsyms, kprobes,
+ *		registers (probe_kenv.h)
+ *   pbtf_	the BTF part of it (probe_kenv.h, probe_btf.c)
+ *   probe_event_	the ftrace event one or more probes write
+ *		(probe_event.h)
+ *   pf_	probe_fetch.c's own statics: print kinds, the program builder
+ *   tk_, tf_, te_, tu_	the kprobe, fprobe, eprobe and uprobe tracers'
+ *		own helpers, private to trace_kprobe.c, trace_fprobe.c,
+ *		trace_eprobe.c and trace_uprobe.c (struct trace_kprobe, ...)
  */
 #ifndef _TRACE_PROBE_H
 #define _TRACE_PROBE_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
+/* Limits of the definition grammar, as the tracefs ABI of Linux 6.12 has them */
+#define TPP_MAX_ARGS		128	/* fetch arguments per probe */
+#define TPP_MAX_ARGSTR_LEN	63	/* one argument body */
+#define TPP_MAX_ARG_NAME_LEN	32
+#define TPP_MAX_ARRAY_LEN	64
+#define TPP_MAX_EVENT_NAME_LEN	64	/* group or event name, NUL included */
+#define TPP_MAXACTIVE_MAX	4096
+#define TPP_MAX_OPS		16	/* fetch program slots per argument */
+#define TPP_MAX_DEREFS		(TPP_MAX_OPS - 2)
+#define TPP_MAX_EVENT_SIZE	3072	/* fixed-size part of one record */
+#define TPP_BTF_ARGS_BUF	128	/* text $arg* and $argN expand into */
+#define TPP_DENTRY_ARGS_BUF	256	/* text :%pd and :%pD expand into */
+#define TPP_DEFAULT_GROUP	"kprobes"
+
+/* error_log message ids; TPP_E_NONE: the writer gets an errno, no log */
+#define TPP_ERR(id, ...)	TPP_E_##id,
+enum tpp_err {
+	TPP_E_NONE = -1,
+#include "trace_probe_errors.h"
+	TPP_E_MAX
+};
+
+#undef TPP_ERR
+
+extern const char *tpp_err_text[TPP_E_MAX];
+
+/**
+ * struct tpp_error - the first error of a parse
+ * @errnum: 0, or the negative errno the writer of the command gets
+ * @id: message for error_log, or TPP_E_NONE when nothing is logged
+ * @pos: caret position, a byte offset into the command; one past the
+ *	command's length ("after the last word") is possible
+ */
+struct tpp_error {
+	int errnum;
+	int id;
+	unsigned int pos;
+};
+
+/* Where a probe sits; selects which FETCHARGs make sense (tpp_parse_args) */
+#define TPP_USER	BIT(0)	/* uprobe: @+OFFS, no @SYM, no symbol types */
+#define TPP_FPROBE	BIT(1)	/* fprobe or tprobe: no %REG */
+#define TPP_TPOINT	BIT(2)	/* tprobe: parameter 1 is the stub's data */
+#define TPP_EVENT	BIT(3)	/* eprobe: $NAME is a field of the event */
+#define TPP_RETURN	BIT(4)	/* return probe */
+#define TPP_ENTRY	BIT(5)	/* known to sit on a function entry */
+
+/* Where the value of a FETCHARG comes from, before any dereference */
+enum tpp_src {
+	TPP_SRC_NONE,
+	TPP_SRC_REG,		/* %REG: val = offset in struct pt_regs */
+	TPP_SRC_STACK,		/* $stackN: val = N */
+	TPP_SRC_STACKP,		/* $stack: the stack pointer */
+	TPP_SRC_RETVAL,		/* $retval */
+	TPP_SRC_COMM,		/* $comm: address of current->comm */
+	TPP_SRC_ARG,		/* $argN or a BTF parameter: val = N - 1 */
+	TPP_SRC_EARG,		/* same, saved at entry for a return probe */
+	TPP_SRC_ADDR,		/* @ADDR: val = ADDR */
+	TPP_SRC_SYMBOL,		/* @SYM[+|-OFFS]: str = SYM, val = OFFS */
+	TPP_SRC_FOFFS,		/* @+OFFS (uprobe): val = file offset */
+	TPP_SRC_IMM,		/* \IMM: val = IMM */
+	TPP_SRC_IMMSTR,		/* \"STR": str = STR, address of a copy */
+	TPP_SRC_FIELD,		/* eprobe $NAME: val = field index */
+};
+
+/* Types of the record field; the order is not ABI */
+enum tpp_type {
+	TPP_TYPE_U8, TPP_TYPE_U16, TPP_TYPE_U32, TPP_TYPE_U64,
+	TPP_TYPE_S8, TPP_TYPE_S16, TPP_TYPE_S32, TPP_TYPE_S64,
+	TPP_TYPE_X8, TPP_TYPE_X16, TPP_TYPE_X32, TPP_TYPE_X64,
+	TPP_TYPE_CHAR, TPP_TYPE_SYMBOL,
+	TPP_TYPE_STRING, TPP_TYPE_USTRING, TPP_TYPE_SYMSTR,
+	TPP_TYPE_MAX
+};
+
+/* How the fetched value lands in the record */
+enum tpp_store {
+	TPP_ST_RAW,		/* the value itself */
+	TPP_ST_MEM,		/* memory at the value (kernel) */
+	TPP_ST_UMEM,		/* memory at the value (user) */
+	TPP_ST_STRING,		/* string at the value; kernel, or user below TASK_SIZE */
+	TPP_ST_USTRING,		/* string at the value (user) */
+	TPP_ST_SYMSTR,		/* "sym+off/size" of the value */
+};
+
+/**
+ * struct tpp_deref - one +|-[u]OFFS(...) level
+ * @offset: added to the address before reading
+ * @user: read user memory (the "u" form)
+ */
+struct tpp_deref {
+	long offset;
+	bool user;
+};
+
+/**
+ * struct tpp_fetch - where an argument's value comes from
+ * @src: the innermost value
+ * @val: number attached to @src (see enum tpp_src)
+ * @str: owned NUL-terminated text for TPP_SRC_SYMBOL and TPP_SRC_IMMSTR
+ * @sym_err: TPP_SRC_SYMBOL only: 0, or the errno of an unparsable OFFS.
+ *	Upstream reports it when the probe is registered, so we do not fail
+ *	the parse for it; the register step turns it into REGISTER at the place.
+ * @nr_derefs: entries in @deref
+ * @deref: dereferences, innermost first.  @ADDR, @SYM and @+OFFS always have
+ *	an implicit first entry {0, false}: they read the memory at the address.
+ */
+struct tpp_fetch {
+	enum tpp_src src;
+	unsigned long val;
+	char *str;
+	int sym_err;
+	unsigned int nr_derefs;
+	struct tpp_deref *deref;
+};
+
+/**
+ * struct tpp_arg - one parsed FETCHARG
+ * @name: owned; as given, from the BTF expression, or "argN"
+ * @comm: owned; the body ("FETCHARG[:TYPE]") as the listing shows it.  For
+ *	:%pd/:%pD and BTF-expanded $arg forms this is the expanded text.
+ * @pos: caret position of this argument in the command (see tpp_def)
+ * @fetch: the value and its dereferences
+ * @type: field type; bitfields and BTF-typed values have their base type
+ * @count: array length, 0 for a scalar
+ * @store: how the value lands in the record
+ * @fold: @store replaces the last dereference (it reads at its offset)
+ *	instead of following the whole chain
+ * @bf_bytes: bitfield container size in bytes, 0 when there is no bitfield
+ * @bf_lshift: bitfield: shift left by this ...
+ * @bf_rshift: ... then right by this to isolate the field
+ * @nr_ops: fetch program slots this argument needs, the final END excluded
+ *
+ * Invariants: @nr_ops < TPP_MAX_OPS; a string @store or a non-zero @count
+ * implies memory is read; @fold implies @fetch.nr_derefs > 0.
+ */
+struct tpp_arg {
+	char *name;
+	char *comm;
+	unsigned int pos;
+	struct tpp_fetch fetch;
+	enum tpp_type type;
+	unsigned int count;
+	enum tpp_store store;
+	bool fold;
+	u8 bf_bytes;
+	u8 bf_lshift;
+	u8 bf_rshift;
+	unsigned int nr_ops;
+};
+
+/**
+ * struct tpp_def - one parsed probe definition
+ * @kind: 'p' or 'r' as written
+ * @is_return: return probe ('r' or the %return suffix)
+ * @flags: TPP_* flags the arguments were parsed with
+ * @maxactive: 0 for the kprobes core default
+ * @group: owned; TPP_DEFAULT_GROUP when not given
+ * @event: owned; generated ("p_SYM_OFFS", "r_0x%p") when not given
+ * @place_pos: caret position of the place word (register-time errors)
+ * @symbol: owned "[MOD:]SYM" without the offset, NULL for an address
+ * @module: owned MOD, NULL when not given
+ * @offset: offset from @symbol, 0..UINT_MAX
+ * @addr: the address when @symbol is NULL
+ * @size: bytes the arguments take in the fixed part of the record
+ * @tail_pos: caret position "after the last argument"
+ * @nr_args: entries in @args
+ * @args: the arguments, in order
+ *
+ * Argument carets follow upstream: argument i points at word i + 2 of the
+ * command even when $arg* expanded into several arguments.
+ */
+struct tpp_def {
+	char kind;
+	bool is_return;
+	unsigned int flags;
+	unsigned int maxactive;
+	char *group;
+	char *event;
+	unsigned int place_pos;
+	char *symbol;
+	char *module;
+	unsigned long offset;
+	unsigned long addr;
+	unsigned int size;
+	unsigned int tail_pos;
+	unsigned int nr_args;
+	struct tpp_arg *args;
+};
+
+/**
+ * struct tpp_btf_field - a member a BTF expression dereferences
+ * @offset: byte offset of the member in the pointed-to structure
+ * @at: byte of the expression a TOO_DEEP caret points at for this member
+ */
+struct tpp_btf_field {
+	long offset;
+	unsigned int at;
+};
+
+/* What a BTF-typed value is, as far as strings care */
+enum tpp_btf_kind {
+	TPP_BTF_PLAIN,
+	TPP_BTF_CHAR_PTR,	/* char *: :string needs one more deref */
+	TPP_BTF_CHAR_ARRAY,	/* char []: :string reads it in place */
+};
+
+/**
+ * struct tpp_btf_req - one BTF expression for &tpp_btf_ops.resolve
+ * @func: the probed function, NUL-terminated
+ * @flags: TPP_* flags of the probe
+ * @expr: "VAR[->FIELD|.FIELD...]" or "$retval[->FIELD...]", not
+ *	NUL-terminated
+ * @len: length of @expr
+ * @src: result: TPP_SRC_ARG (parameter @param) or TPP_SRC_RETVAL
+ * @param: result: parameter index, 0-based, as the user counts them
+ * @typed: result: @type, @kind and the bit info are valid; false for a
+ *	$retval whose function BTF does not know (upstream then reads an
+ *	untyped $retval, and fails with BTF_NOFUNC only if a field follows)
+ * @type: result: field type to use when the user gives none; the default
+ *	x64 (x32) when BTF has nothing better, as for structs
+ * @kind: result: string handling of the value
+ * @bitsize: result: width of a bitfield value, else 0
+ * @bitoffs: result: bit offset of a bitfield value in its byte
+ * @nr_fields: result: entries used in @field
+ * @field: result: members dereferenced, in order; the resolver may stop
+ *	after TPP_MAX_DEREFS + 1 entries, the parser rejects that many anyway
+ * @late_at: result: byte of @expr later type errors point at (0 without
+ *	fields, else where the last member starts)
+ * @id: on failure: the error_log message, or TPP_E_NONE
+ * @at: on failure: byte of @expr the caret points at
+ */
+struct tpp_btf_req {
+	const char *func;
+	unsigned int flags;
+	const char *expr;
+	unsigned int len;
+	enum tpp_src src;
+	unsigned int param;
+	bool typed;
+	enum tpp_type type;
+	enum tpp_btf_kind kind;
+	u8 bitsize;
+	u8 bitoffs;
+	unsigned int nr_fields;
+	struct tpp_btf_field field[TPP_MAX_DEREFS + 1];
+	unsigned int late_at;
+	int id;
+	unsigned int at;
+};
+
+/**
+ * struct tpp_btf_ops - BTF lookups; a NULL &tpp_env.btf means "no BTF"
+ *	(CONFIG_PROBE_EVENTS_BTF_ARGS=n)
+ * @nr_params: number of parameters of @func as the user sees them (a
+ *	tprobe's hidden first one excluded), or a negative errno when BTF
+ *	has no entry for it
+ * @param_name: name of parameter @idx of @func, or NULL
+ * @resolve: fill in @req; return 0 or a negative errno (and @req->id,
+ *	@req->at) for the writer.  Errors and errnos follow upstream:
+ *	BTF_NOVAR and BTF_NOFUNC -ENOENT, VOID_RETVAL -ENOENT, BTF_NOFIELD
+ *	-ENOENT, BTF_DOT_ARG -EOPNOTSUPP, BTF_HYPHEN, BTF_NOT_PTR and
+ *	BTF_TID -EINVAL.  Only called at a function entry or exit, with a
+ *	non-NULL function.
+ */
+struct tpp_btf_ops {
+	int (*nr_params)(void *priv, const char *func, unsigned int flags);
+	const char *(*param_name)(void *priv, const char *func,
+				  unsigned int flags, unsigned int idx);
+	int (*resolve)(void *priv, struct tpp_btf_req *req);
+};
+
+/**
+ * struct tpp_env - everything the parser asks the running kernel
+ * @priv: passed back to every op
+ * @reg_offset: offset of register @name in struct pt_regs, or a negative
+ *	errno (regs_query_register_offset())
+ * @sym_count: how many kallsyms entries are called @sym, in module @mod
+ *	only when @mod is not NULL; -ENODEV when @mod is not loaded (the probe
+ *	then waits for it)
+ * @func_entry: kprobe_on_func_entry(): 0 when @sym + @offset is a function
+ *	entry, -EINVAL when it is not, -ENOENT when @sym is unknown
+ * @event_field: eprobe: index of field @name of the attached event, or a
+ *	negative errno; may be NULL
+ * @max_stack: largest N for $stackN (THREAD_SIZE / sizeof(long))
+ * @max_arg: largest N for $argN, 0 without HAVE_FUNCTION_ARG_ACCESS_API
+ * @dentry_name_off: offsetof(struct dentry, d_name.name), for :%pd
+ * @file_dentry_off: offsetof(struct file, f_path.dentry), for :%pD
+ * @btf: BTF lookups, or NULL
+ */
+struct tpp_env {
+	void *priv;
+	int (*reg_offset)(void *priv, const char *name);
+	int (*sym_count)(void *priv, const char *mod, const char *sym);
+	int (*func_entry)(void *priv, const char *sym, unsigned long offset);
+	int (*event_field)(void *priv, const char *name);
+	unsigned long max_stack;
+	unsigned long max_arg;
+	unsigned long dentry_name_off;
+	unsigned long file_dentry_off;
+	const struct tpp_btf_ops *btf;
+};
+
+/**
+ * struct tpp_name - "[GROUP/]EVENT" as spans of the command
+ * @group: offset of GROUP
+ * @group_len: 0 when no group was given
+ * @event: offset of EVENT
+ * @event_len: 0 when the event name is to be generated
+ */
+struct tpp_name {
+	unsigned int group;
+	unsigned int group_len;
+	unsigned int event;
+	unsigned int event_len;
+};
+
+int tpp_error_set(struct tpp_error *err, int id, unsigned int pos, int errnum);
+int tpp_parse_event_name(const char *cmd, unsigned int start, unsigned int len,
+			 struct tpp_name *name, struct tpp_error *err);
+struct tpp_def *tpp_parse_kprobe(const char *cmd, const struct tpp_env *env,
+				 struct tpp_error *err);
+struct tpp_def *tpp_parse_args(const char *cmd, unsigned int first,
+			       unsigned int flags, const char *func,
+			       const struct tpp_env *env,
+			       struct tpp_error *err);
+void tpp_free(struct tpp_def *def);
+int tpp_check_append(const struct tpp_def *old, const struct tpp_def *new,
+		     struct tpp_error *err);
+bool tpp_same_probe(const struct tpp_def *a, const struct tpp_def *b);
+const char *tpp_type_name(enum tpp_type type);
+unsigned int tpp_type_size(enum tpp_type type);
+
+/*
+ * What the rest of the tracing code asks of the probe event tracers: the
+ * one-off kprobe and uprobe events perf's PMUs make (trace_event_perf.c),
+ * and what BPF needs to know of a kprobe or uprobe event (bpf_trace.c).
+ */
 struct trace_event_call;
 
 /**

@@ -2,7 +2,7 @@
 /*
  * Kernel strings for synthetic events: the size of a NUL-terminated string
  * that may fault, and its copy into a record's dynamic area, with the
- * fetch programs' rules (probe_fetch_arch.h): below TASK_SIZE a string is
+ * fetch programs' rules (probe_fetch_access.h): below TASK_SIZE a string is
  * a user string where the address spaces do not overlap, and no string is
  * longer than PROBE_MAX_STRING.  Header-only, so that synthetic events
  * build without probe events.
@@ -11,7 +11,7 @@
 #define _TRACE_PROBE_KERNEL_H
 
 #include "probe_fetch.h"
-#include "probe_fetch_arch.h"
+#include "probe_fetch_access.h"
 
 /* Bytes the string at @addr takes with its NUL; 0 when it faults */
 static nokprobe_inline int fetch_store_strlen(unsigned long addr)

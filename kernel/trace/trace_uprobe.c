@@ -44,7 +44,7 @@
 #define TU_LOG		"trace_uprobe"
 
 /**
- * struct tu - one uprobe of a probe event
+ * struct trace_uprobe - one uprobe of a probe event
  * @devent: our entry on the dyn_event list
  * @member: in the event's member list
  * @ev: the event this probe writes
@@ -57,10 +57,10 @@
  * @ref_ctr_offset: file offset of the USDT semaphore, or 0
  * @nhits: hits, per CPU, for uprobe_profile
  */
-struct tu {
+struct trace_uprobe {
 	struct dyn_event devent;
 	struct list_head member;
-	struct pev *ev;
+	struct probe_event *ev;
 	struct tpp_def *def;
 	struct probe_prog *prog;
 	struct uprobe_consumer consumer;
@@ -90,27 +90,27 @@ static inline bool is_tu(struct dyn_event *ev)
 	return ev->ops == &tu_dyn_ops;
 }
 
-static inline struct tu *to_tu(struct dyn_event *ev)
+static inline struct trace_uprobe *to_tu(struct dyn_event *ev)
 {
-	return container_of(ev, struct tu, devent);
+	return container_of(ev, struct trace_uprobe, devent);
 }
 
-static inline bool tu_is_return(const struct tu *tu)
+static inline bool tu_is_return(const struct trace_uprobe *tu)
 {
 	return tu->def->is_return;
 }
 
-static inline unsigned long tu_offset(const struct tu *tu)
+static inline unsigned long tu_offset(const struct trace_uprobe *tu)
 {
 	return tu->def->offset;
 }
 
-static struct tu *tu_first(struct pev *ev)
+static struct trace_uprobe *tu_first(struct probe_event *ev)
 {
-	return list_first_entry_or_null(&ev->members, struct tu, member);
+	return list_first_entry_or_null(&ev->members, struct trace_uprobe, member);
 }
 
-static struct tu_perf *tu_perf_of(const struct tu *tu)
+static struct tu_perf *tu_perf_of(const struct trace_uprobe *tu)
 {
 	return tu->ev->data;
 }
@@ -194,7 +194,7 @@ struct tu_hit {
 	unsigned long base;
 };
 
-static void tu_build(const struct tu *tu, struct pt_regs *regs,
+static void tu_build(const struct trace_uprobe *tu, struct pt_regs *regs,
 		     struct tu_hit *hit)
 {
 	const struct probe_prog *prog = tu->prog;
@@ -218,7 +218,7 @@ static void tu_hit_done(struct tu_hit *hit)
 }
 
 /* The header, then the arguments as built */
-static void tu_fill(const struct tu *tu, void *rec, const struct tu_hit *hit)
+static void tu_fill(const struct trace_uprobe *tu, void *rec, const struct tu_hit *hit)
 {
 	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
 	unsigned int hdr = tu->prog->hdr_size;
@@ -229,16 +229,16 @@ static void tu_fill(const struct tu *tu, void *rec, const struct tu_hit *hit)
 	memcpy(rec + hdr, hit->page->rec + hdr, hit->size - hdr);
 }
 
-static void tu_trace(const struct tu *tu, struct pt_regs *regs,
+static void tu_trace(const struct trace_uprobe *tu, struct pt_regs *regs,
 		     struct tu_hit *hit)
 {
 	struct trace_event_buffer fbuffer;
-	struct pev_link *link;
+	struct probe_event_link *link;
 	void *rec;
 
 	tu_build(tu, regs, hit);
 	rcu_read_lock();
-	pev_for_each_file(tu->ev, link) {
+	probe_event_for_each_file(tu->ev, link) {
 		if (trace_trigger_soft_disabled(link->file))
 			continue;
 		rec = trace_event_buffer_reserve(&fbuffer, link->file,
@@ -263,7 +263,7 @@ static bool tu_run_bpf(struct trace_event_call *call, struct pt_regs *regs)
 	return true;
 }
 
-static void tu_perf(const struct tu *tu, struct pt_regs *regs,
+static void tu_perf(const struct trace_uprobe *tu, struct pt_regs *regs,
 		    struct tu_hit *hit)
 {
 	struct trace_event_call *call = &tu->ev->call;
@@ -304,7 +304,7 @@ static bool tu_perf_wants_mm(struct tu_perf *p, struct mm_struct *mm)
 /* The consumer filter while perf has the event: does it want @mm? */
 static bool tu_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 {
-	struct tu_perf *p = tu_perf_of(container_of(uc, struct tu, consumer));
+	struct tu_perf *p = tu_perf_of(container_of(uc, struct trace_uprobe, consumer));
 	bool ret;
 
 	if (READ_ONCE(p->nr_systemwide))
@@ -315,7 +315,7 @@ static bool tu_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 	return ret;
 }
 #else
-static inline void tu_perf(const struct tu *tu, struct pt_regs *regs,
+static inline void tu_perf(const struct trace_uprobe *tu, struct pt_regs *regs,
 			   struct tu_hit *hit)
 {
 }
@@ -328,7 +328,7 @@ static inline bool tu_perf_filter(struct uprobe_consumer *uc,
 #endif
 
 /* BPF's bpf_get_func_ip() finds the probed address there */
-static void tu_tell_bpf(struct tu *tu, struct uprobe_dispatch_data *udd,
+static void tu_tell_bpf(struct trace_uprobe *tu, struct uprobe_dispatch_data *udd,
 			unsigned long bp_addr)
 {
 	udd->tu = tu;
@@ -339,7 +339,7 @@ static void tu_tell_bpf(struct tu *tu, struct uprobe_dispatch_data *udd,
 /* A return probe records on the way out; its entry only counts and filters */
 static int tu_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
-	struct tu *tu = container_of(uc, struct tu, consumer);
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 	unsigned long ip = instruction_pointer(regs);
 	struct tu_hit hit = { .head = { ip }, .base = ip - tu_offset(tu) };
 	unsigned int flags = READ_ONCE(tu->ev->flags);
@@ -350,9 +350,9 @@ static int tu_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 	tu_tell_bpf(tu, &udd, ip);
 	if (unlikely(!tu_pages))
 		return 0;
-	if ((flags & PEV_F_TRACE) && !tu_is_return(tu))
+	if ((flags & PROBE_EVENT_F_TRACE) && !tu_is_return(tu))
 		tu_trace(tu, regs, &hit);
-	if (flags & PEV_F_PERF) {
+	if (flags & PROBE_EVENT_F_PERF) {
 		if (!tu_perf_filter(uc, current->mm))
 			ret = UPROBE_HANDLER_REMOVE;
 		else if (!tu_is_return(tu))
@@ -365,7 +365,7 @@ static int tu_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 static int tu_exit(struct uprobe_consumer *uc, unsigned long func,
 		   struct pt_regs *regs)
 {
-	struct tu *tu = container_of(uc, struct tu, consumer);
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 	struct tu_hit hit = {
 		.head = { func, instruction_pointer(regs) },
 		.base = func - tu_offset(tu),
@@ -376,9 +376,9 @@ static int tu_exit(struct uprobe_consumer *uc, unsigned long func,
 	tu_tell_bpf(tu, &udd, func);
 	if (unlikely(!tu_pages))
 		return 0;
-	if (flags & PEV_F_TRACE)
+	if (flags & PROBE_EVENT_F_TRACE)
 		tu_trace(tu, regs, &hit);
-	if (flags & PEV_F_PERF)
+	if (flags & PROBE_EVENT_F_PERF)
 		tu_perf(tu, regs, &hit);
 	tu_hit_done(&hit);
 	return 0;
@@ -386,7 +386,7 @@ static int tu_exit(struct uprobe_consumer *uc, unsigned long func,
 
 /* ---- Arming: uprobes are registered while the event is enabled ---- */
 
-static int tu_uprobe_on(struct tu *tu, bool perf)
+static int tu_uprobe_on(struct trace_uprobe *tu, bool perf)
 {
 	struct uprobe *uprobe;
 
@@ -400,7 +400,7 @@ static int tu_uprobe_on(struct tu *tu, bool perf)
 }
 
 /* Returns whether a uprobe went, which then wants uprobe_unregister_sync() */
-static bool tu_uprobe_off(struct tu *tu)
+static bool tu_uprobe_off(struct trace_uprobe *tu)
 {
 	if (!tu->uprobe)
 		return false;
@@ -409,10 +409,10 @@ static bool tu_uprobe_off(struct tu *tu)
 	return true;
 }
 
-static void tu_uprobes_off(struct pev *ev)
+static void tu_uprobes_off(struct probe_event *ev)
 {
 	bool sync = false;
-	struct tu *tu;
+	struct trace_uprobe *tu;
 
 	list_for_each_entry(tu, &ev->members, member)
 		sync |= tu_uprobe_off(tu);
@@ -420,16 +420,16 @@ static void tu_uprobes_off(struct pev *ev)
 		uprobe_unregister_sync();
 }
 
-static void tu_disarm(struct pev *ev)
+static void tu_disarm(struct probe_event *ev)
 {
 	tu_uprobes_off(ev);
 	tu_pages_put();
 }
 
-static int tu_arm(struct pev *ev)
+static int tu_arm(struct probe_event *ev)
 {
-	bool perf = READ_ONCE(ev->flags) & PEV_F_PERF;
-	struct tu *tu;
+	bool perf = READ_ONCE(ev->flags) & PROBE_EVENT_F_PERF;
+	struct trace_uprobe *tu;
 	int ret;
 
 	ret = tu_pages_get();
@@ -446,16 +446,16 @@ static int tu_arm(struct pev *ev)
 }
 
 /* "(0x%lx)", or "(0x%lx <- 0x%lx)": 6.12 prints uprobe ips as numbers */
-static void tu_show_place(struct pev *ev, struct trace_seq *s,
+static void tu_show_place(struct probe_event *ev, struct trace_seq *s,
 			  const unsigned long *head)
 {
-	if (ev->head == PEV_HEAD_RET)
+	if (ev->head == PROBE_HEAD_RET)
 		trace_seq_printf(s, "0x%lx <- 0x%lx", head[1], head[0]);
 	else
 		trace_seq_printf(s, "0x%lx", head[0]);
 }
 
-static const struct pev_ops tu_pev_ops = {
+static const struct probe_event_ops tu_event_ops = {
 	.arm = tu_arm,
 	.disarm = tu_disarm,
 	.show_place = tu_show_place,
@@ -503,9 +503,9 @@ static bool tu_perf_del(struct tu_perf *p, struct perf_event *event)
 	return wanted;
 }
 
-static int tu_perf_apply(struct pev *ev, bool add)
+static int tu_perf_apply(struct probe_event *ev, bool add)
 {
-	struct tu *tu;
+	struct trace_uprobe *tu;
 	int ret;
 
 	list_for_each_entry(tu, &ev->members, member) {
@@ -518,14 +518,14 @@ static int tu_perf_apply(struct pev *ev, bool add)
 	return 0;
 }
 
-static int tu_perf_close(struct pev *ev, struct perf_event *event)
+static int tu_perf_close(struct probe_event *ev, struct perf_event *event)
 {
 	if (tu_perf_del(ev->data, event))
 		return 0;
 	return tu_perf_apply(ev, false);
 }
 
-static int tu_perf_open(struct pev *ev, struct perf_event *event)
+static int tu_perf_open(struct probe_event *ev, struct perf_event *event)
 {
 	int ret;
 
@@ -539,27 +539,27 @@ static int tu_perf_open(struct pev *ev, struct perf_event *event)
 #endif
 
 /*
- * The event's &trace_event_class.reg: as pev_reg(), but ftrace and perf
+ * The event's &trace_event_class.reg: as probe_event_reg(), but ftrace and perf
  * exclude each other (the consumer filter is perf's or nobody's), and perf
  * opens and closes choose the processes.
  */
 static int tu_reg(struct trace_event_call *call, enum trace_reg type,
 		  void *data)
 {
-	struct pev *ev = pev_from_call(call);
+	struct probe_event *ev = probe_event_from_call(call);
 	unsigned int flags = ev->flags;
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		if (flags & PEV_F_PERF)
+		if (flags & PROBE_EVENT_F_PERF)
 			return -EINTR;
 		break;
 	case TRACE_REG_UNREGISTER:
-		pev_reg(call, type, data);
+		probe_event_reg(call, type, data);
 		return 0;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		if (flags & PEV_F_TRACE)
+		if (flags & PROBE_EVENT_F_TRACE)
 			return -EINTR;
 		break;
 	case TRACE_REG_PERF_OPEN:
@@ -570,12 +570,12 @@ static int tu_reg(struct trace_event_call *call, enum trace_reg type,
 	default:
 		break;
 	}
-	return pev_reg(call, type, data);
+	return probe_event_reg(call, type, data);
 }
 
 /* ---- Life cycle of a probe and its event ---- */
 
-static void tu_free(struct tu *tu)
+static void tu_free(struct trace_uprobe *tu)
 {
 	if (!tu)
 		return;
@@ -588,10 +588,10 @@ static void tu_free(struct tu *tu)
 }
 
 /* A probe for @def, which it takes over with @path; not on any event */
-static struct tu *tu_alloc(struct tpp_def *def, struct path *path,
+static struct trace_uprobe *tu_alloc(struct tpp_def *def, struct path *path,
 			   const char *filename, unsigned long ref_ctr_offset)
 {
-	struct tu *tu = kzalloc(sizeof(*tu), GFP_KERNEL);
+	struct trace_uprobe *tu = kzalloc(sizeof(*tu), GFP_KERNEL);
 
 	if (!tu) {
 		path_put(path);
@@ -608,8 +608,8 @@ static struct tu *tu_alloc(struct tpp_def *def, struct path *path,
 		tu->consumer.ret_handler = tu_exit;
 	tu->filename = kstrdup(filename, GFP_KERNEL);
 	tu->nhits = alloc_percpu(unsigned long);
-	tu->prog = probe_prog_compile(def, pev_head_size(def->is_return ?
-				      PEV_HEAD_RET : PEV_HEAD_IP));
+	tu->prog = probe_prog_compile(def, probe_event_head_size(def->is_return ?
+				      PROBE_HEAD_RET : PROBE_HEAD_IP));
 	if (!tu->filename || !tu->nhits || IS_ERR(tu->prog)) {
 		int ret = IS_ERR(tu->prog) ? PTR_ERR(tu->prog) : -ENOMEM;
 
@@ -621,37 +621,37 @@ static struct tu *tu_alloc(struct tpp_def *def, struct path *path,
 	return tu;
 }
 
-static void tu_link(struct tu *tu, struct pev *ev)
+static void tu_link(struct trace_uprobe *tu, struct probe_event *ev)
 {
 	tu->ev = ev;
 	list_add_tail(&tu->member, &ev->members);
 }
 
 /* Take @tu off its event; the last one out frees the event */
-static void tu_unlink(struct tu *tu)
+static void tu_unlink(struct trace_uprobe *tu)
 {
-	struct pev *ev = tu->ev;
+	struct probe_event *ev = tu->ev;
 
 	list_del_init(&tu->member);
 	tu->ev = NULL;
 	if (ev && list_empty(&ev->members)) {
 		kfree(ev->data);
-		pev_free(ev);
+		probe_event_free(ev);
 	}
 }
 
 /* A new event for @tu, not yet registered */
-static struct pev *tu_new_event(struct tu *tu)
+static struct probe_event *tu_new_event(struct trace_uprobe *tu)
 {
 	struct tu_perf *perf = kzalloc(sizeof(*perf), GFP_KERNEL);
-	struct pev *ev;
+	struct probe_event *ev;
 
 	if (!perf)
 		return ERR_PTR(-ENOMEM);
 	rwlock_init(&perf->lock);
 	INIT_LIST_HEAD(&perf->events);
-	ev = pev_alloc(tu->def, tu_is_return(tu) ? PEV_HEAD_RET : PEV_HEAD_IP,
-		       &tu_pev_ops,
+	ev = probe_event_alloc(tu->def, tu_is_return(tu) ? PROBE_HEAD_RET : PROBE_HEAD_IP,
+		       &tu_event_ops,
 		       TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY);
 	if (IS_ERR(ev)) {
 		kfree(perf);
@@ -668,10 +668,10 @@ static struct pev *tu_new_event(struct tu *tu)
  * changing nothing, while that event is enabled or in use.  An appended
  * probe may go while the event is enabled: its uprobe goes first.
  */
-static int tu_unregister(struct tu *tu)
+static int tu_unregister(struct trace_uprobe *tu)
 {
 	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&tu->ev->members) && pev_unregister(tu->ev))
+	if (list_is_singular(&tu->ev->members) && probe_event_unregister(tu->ev))
 		return -EBUSY;
 	if (tu_uprobe_off(tu))
 		uprobe_unregister_sync();
@@ -680,33 +680,33 @@ static int tu_unregister(struct tu *tu)
 	return 0;
 }
 
-static struct tu *tu_find(const char *group, const char *event)
+static struct trace_uprobe *tu_find(const char *group, const char *event)
 {
 	struct dyn_event *pos;
-	struct tu *tu;
+	struct trace_uprobe *tu;
 
 	for_each_dyn_event(pos) {
 		if (!is_tu(pos))
 			continue;
 		tu = to_tu(pos);
-		if (!strcmp(pev_name(tu->ev), event) &&
-		    !strcmp(pev_group(tu->ev), group))
+		if (!strcmp(probe_event_name(tu->ev), event) &&
+		    !strcmp(probe_event_group(tu->ev), group))
 			return tu;
 	}
 	return NULL;
 }
 
-static bool tu_same_place(const struct tu *a, const struct tu *b)
+static bool tu_same_place(const struct trace_uprobe *a, const struct trace_uprobe *b)
 {
 	return d_real_inode(a->path.dentry) == d_real_inode(b->path.dentry) &&
 	       tu_offset(a) == tu_offset(b);
 }
 
 /* The uprobes core takes one USDT semaphore per probed place */
-static bool tu_ref_ctr_clash(const struct tu *tu)
+static bool tu_ref_ctr_clash(const struct trace_uprobe *tu)
 {
 	struct dyn_event *pos;
-	struct tu *other;
+	struct trace_uprobe *other;
 
 	for_each_dyn_event(pos) {
 		if (!is_tu(pos))
@@ -720,9 +720,9 @@ static bool tu_ref_ctr_clash(const struct tu *tu)
 }
 
 /* Appended probes are not armed before the event is enabled again */
-static int tu_append(struct tu *tu, struct pev *ev, struct tpp_error *err)
+static int tu_append(struct trace_uprobe *tu, struct probe_event *ev, struct tpp_error *err)
 {
-	struct tu *old;
+	struct trace_uprobe *old;
 	int ret;
 
 	ret = tpp_check_append(tu_first(ev)->def, tu->def, err);
@@ -736,17 +736,17 @@ static int tu_append(struct tu *tu, struct pev *ev, struct tpp_error *err)
 	return 0;
 }
 
-static int tu_add_event(struct tu *tu, struct tpp_error *err)
+static int tu_add_event(struct trace_uprobe *tu, struct tpp_error *err)
 {
-	struct pev *ev;
+	struct probe_event *ev;
 	int ret;
 
-	if (pev_find(tu->def->group, tu->def->event))
+	if (probe_event_find(tu->def->group, tu->def->event))
 		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
 	ev = tu_new_event(tu);
 	if (IS_ERR(ev))
 		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
-	ret = pev_register(ev);
+	ret = probe_event_register(ev);
 	if (!ret) {
 		dyn_event_add(&tu->devent, &ev->call);
 		return 0;
@@ -759,9 +759,9 @@ static int tu_add_event(struct tu *tu, struct tpp_error *err)
 }
 
 /* Put @tu on its event, new or existing; 0 or an error in @err */
-static int tu_register(struct tu *tu, struct tpp_error *err)
+static int tu_register(struct trace_uprobe *tu, struct tpp_error *err)
 {
-	struct tu *old;
+	struct trace_uprobe *old;
 	int ret;
 
 	mutex_lock(&event_mutex);
@@ -1000,7 +1000,7 @@ static int tu_create(const char *cmd, struct tpp_error *err)
 	struct tpp_def *def;
 	struct path path;
 	char *filename;
-	struct tu *tu;
+	struct trace_uprobe *tu;
 	int ret;
 
 	ret = tu_parse_head(cmd, &h, &path, err);
@@ -1027,13 +1027,13 @@ static int tu_create(const char *cmd, struct tpp_error *err)
 /* Create the probe defined by @raw; -ECANCELED when it is not ours */
 static int tu_dyn_create(const char *raw)
 {
-	return pev_dyn_create(raw, TU_LOG, tu_create);
+	return probe_event_dyn_create(raw, TU_LOG, tu_create);
 }
 
 /* ---- dyn_event operations and the uprobe_events files ---- */
 
 /* "PATH:0x%016lx", then "(0x%lx)" with a semaphore */
-static char *tu_place(const struct tu *tu)
+static char *tu_place(const struct trace_uprobe *tu)
 {
 	if (tu->ref_ctr_offset)
 		return kasprintf(GFP_KERNEL, "%s:0x%0*lx(0x%lx)", tu->filename,
@@ -1045,14 +1045,14 @@ static char *tu_place(const struct tu *tu)
 
 static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
-	struct tu *tu = to_tu(ev);
+	struct trace_uprobe *tu = to_tu(ev);
 	char *place = tu_place(tu);
 
 	if (!place)
 		return -ENOMEM;
 	seq_printf(m, "%c:%s/%s %s", tu_is_return(tu) ? 'r' : 'p',
-		   pev_group(tu->ev), pev_name(tu->ev), place);
-	pev_show_args(m, tu->def);
+		   probe_event_group(tu->ev), probe_event_name(tu->ev), place);
+	probe_event_show_args(m, tu->def);
 	seq_putc(m, '\n');
 	kfree(place);
 	return 0;
@@ -1060,12 +1060,12 @@ static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
 
 static bool tu_dyn_busy(struct dyn_event *ev)
 {
-	return pev_enabled(to_tu(ev)->ev);
+	return probe_event_enabled(to_tu(ev)->ev);
 }
 
 static int tu_dyn_free(struct dyn_event *ev)
 {
-	struct tu *tu = to_tu(ev);
+	struct trace_uprobe *tu = to_tu(ev);
 	int ret = tu_unregister(tu);
 
 	if (!ret)
@@ -1077,18 +1077,18 @@ static int tu_dyn_free(struct dyn_event *ev)
 static bool tu_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *ev)
 {
-	struct tu *tu = to_tu(ev);
+	struct trace_uprobe *tu = to_tu(ev);
 	char *place;
 	bool same;
 
-	if (!pev_match_name(tu->ev, system, event))
+	if (!probe_event_match_name(tu->ev, system, event))
 		return false;
 	if (!argc)
 		return true;
 	place = tu_place(tu);
 	same = place && !strcmp(place, argv[0]);
 	kfree(place);
-	return same && pev_match_args(tu->def, argc - 1, argv + 1);
+	return same && probe_event_match_args(tu->def, argc - 1, argv + 1);
 }
 
 static struct dyn_event_operations tu_dyn_ops = {
@@ -1101,13 +1101,13 @@ static struct dyn_event_operations tu_dyn_ops = {
 
 static int tu_profile_line(struct seq_file *m, struct dyn_event *ev)
 {
-	struct tu *tu = to_tu(ev);
+	struct trace_uprobe *tu = to_tu(ev);
 	unsigned long hits = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		hits += *per_cpu_ptr(tu->nhits, cpu);
-	seq_printf(m, "  %s %-44s %15lu\n", tu->filename, pev_name(tu->ev),
+	seq_printf(m, "  %s %-44s %15lu\n", tu->filename, probe_event_name(tu->ev),
 		   hits);
 	return 0;
 }
@@ -1115,16 +1115,16 @@ static int tu_profile_line(struct seq_file *m, struct dyn_event *ev)
 /* uprobe_events takes uprobes only: there is nothing to try next */
 static int tu_command(const char *raw)
 {
-	return pev_command(raw, &tu_dyn_ops);
+	return probe_event_command(raw, &tu_dyn_ops);
 }
 
-static const struct pev_list tu_events_list = {
+static const struct probe_event_list tu_events_list = {
 	.ops = &tu_dyn_ops,
 	.line = tu_dyn_show,
 	.command = tu_command,
 };
 
-static const struct pev_list tu_profile_list = {
+static const struct probe_event_list tu_profile_list = {
 	.ops = &tu_dyn_ops,
 	.line = tu_profile_line,
 };
@@ -1149,12 +1149,12 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 			u64 *probe_addr, bool perf_type_tracepoint)
 {
 	struct trace_event_call *call = event->tp_event;
-	struct tu *tu;
+	struct trace_uprobe *tu;
 
 	if (perf_type_tracepoint)
 		tu = tu_find(call->class->system, trace_event_name(call));
 	else
-		tu = tu_first(pev_from_call(call));
+		tu = tu_first(probe_event_from_call(call));
 	if (!tu)
 		return -EINVAL;
 	*fd_type = tu_is_return(tu) ? BPF_FD_TYPE_URETPROBE :
@@ -1203,8 +1203,8 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 {
 	struct tpp_def *def;
 	struct path path;
-	struct pev *ev;
-	struct tu *tu;
+	struct probe_event *ev;
+	struct trace_uprobe *tu;
 	int ret;
 
 	ret = tu_hold_file(name, &path);
@@ -1232,9 +1232,9 @@ create_local_trace_uprobe(char *name, unsigned long offs,
  */
 void destroy_local_trace_uprobe(struct trace_event_call *call)
 {
-	struct tu *tu = tu_first(pev_from_call(call));
+	struct trace_uprobe *tu = tu_first(probe_event_from_call(call));
 
-	if (!tu || WARN_ON_ONCE(pev_enabled(tu->ev)))
+	if (!tu || WARN_ON_ONCE(probe_event_enabled(tu->ev)))
 		return;
 	tu_unlink(tu);
 	tu_free(tu);
@@ -1250,9 +1250,9 @@ static __init int tu_init(void)
 	if (ret || tracing_init_dentry())
 		return ret;
 	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL,
-			  (void *)&tu_events_list, &pev_list_fops);
+			  (void *)&tu_events_list, &probe_event_list_fops);
 	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tu_profile_list, &pev_list_fops);
+			  (void *)&tu_profile_list, &probe_event_list_fops);
 	return 0;
 }
 fs_initcall(tu_init);

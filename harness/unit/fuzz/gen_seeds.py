@@ -9,7 +9,7 @@ Every probe definition of:
   - /work/shared/reference/contract.md and /work/shared/seeds/*: echo
     lines, here-documents written to kprobe_events, definitions in code
     blocks and `code` spans;
-  - harness/unit/probe_parse_test.c and probe_fetch_test.c: the string
+  - harness/unit/trace_probe_test.c and probe_fetch_test.c: the string
     literals that are commands (macros such as TESTEV expanded).
 
 Each becomes one file: the three header bytes fuzz_probe.c reads (kernel,
@@ -368,7 +368,7 @@ def main():
         lines += doc_lines(path)
     lines += limit_lines()
     contract = set(doc_lines(docs[0]))
-    for name in ("probe_parse_test.c", "probe_fetch_test.c"):
+    for name in ("trace_probe_test.c", "probe_fetch_test.c"):
         lines += c_strings(os.path.join(UNIT, name))
 
     seeds = {}

@@ -11,8 +11,8 @@
  * spaces do not overlap (x86, arm64, ...): a "kernel" address below
  * TASK_SIZE is read as user memory.
  */
-#ifndef _TRACE_PROBE_FETCH_ARCH_H
-#define _TRACE_PROBE_FETCH_ARCH_H
+#ifndef _TRACE_PROBE_FETCH_ACCESS_H
+#define _TRACE_PROBE_FETCH_ACCESS_H
 
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -420,4 +420,4 @@ static nokprobe_inline const char *pfa_comm(void)
 	return current->comm;
 }
 
-#endif /* _TRACE_PROBE_FETCH_ARCH_H */
+#endif /* _TRACE_PROBE_FETCH_ACCESS_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for kernel/trace/probe_parse.c.
+ * Unit tests for kernel/trace/trace_probe.c.
  *
  * Error cases put the expected result in the input, as ftracetest does:
  * '^' marks the caret and is removed from the command before parsing.
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "kshim.h"
-#include "probe_parse.h"
+#include "trace_probe.h"
 #include "fake_env.h"
 #include "probe_fetch.h"
 
@@ -55,7 +55,7 @@ static unsigned int uncaret(const char *in, char *out, size_t size)
 static void report(const char *cmd, const struct tpp_error *err, int id,
 		   unsigned int pos, int errnum, int line)
 {
-	fprintf(stderr, "probe_parse_test.c:%d: FAIL: '%s'\n"
+	fprintf(stderr, "trace_probe_test.c:%d: FAIL: '%s'\n"
 		"  want id=%d \"%s\" pos=%u errno=%d\n"
 		"  got  id=%d \"%s\" pos=%u errno=%d\n",
 		line, cmd, id, id_name(id), pos, errnum,
@@ -1107,6 +1107,6 @@ int main(void)
 	/* a failed BTF lookup is ENOMEM, not "no BTF" (fail-nth finding) */
 	test_enomem(&env_btf, "p vfs_read $arg1 $arg2:u32");
 	test_err_table();
-	printf("probe_parse: %d tests, %d failures\n", tests, failures);
+	printf("trace_probe: %d tests, %d failures\n", tests, failures);
 	return failures ? 1 : 0;
 }

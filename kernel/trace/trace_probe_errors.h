@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * error_log messages of the probe definition parser: one TPP_ERR(id, text)
- * per line, the single table both the enum (probe_parse.h) and the message
- * array (probe_parse.c) are made from.  Include it with TPP_ERR defined;
+ * per line, the single table both the enum (trace_probe.h) and the message
+ * array (trace_probe.c) are made from.  Include it with TPP_ERR defined;
  * there is no include guard on purpose.
  *
  * The texts are ABI: tools and ftracetest match them, so they stay

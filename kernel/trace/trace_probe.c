@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probe definition parser; see probe_parse.h for the interface.
+ * Probe definition parser; see trace_probe.h for the interface.
  *
  * One function per grammar rule:
  *
@@ -27,14 +27,14 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
-#include "probe_parse.h"
+#include "trace_probe.h"
 
 #define TPP_ERR(id, text) \
 	[TPP_E_##id] = (text),
 
 /* Indexed by enum tpp_err; tracing_log_err() takes this array as is. */
 const char *tpp_err_text[TPP_E_MAX] = {
-#include "probe_parse_errors.h"
+#include "trace_probe_errors.h"
 };
 
 #undef TPP_ERR
