@@ -6,16 +6,22 @@ Every probe definition of:
   - upstream's ftracetest cases (test.d/**/*.tc): what is echoed or
     printf'ed into kprobe_events, dynamic_events or uprobe_events, through
     helper functions too, and the check_error lines (caret removed);
-  - /work/shared/reference/contract.md and /work/shared/seeds/*: echo
-    lines, here-documents written to kprobe_events, definitions in code
-    blocks and `code` spans;
+  - fuzz/corpus-docs/*.txt: the definitions quoted in documents about
+    kprobe events (the project's behaviour contract, kprobetrace.txt,
+    articles), one a line, as --extract took them from the documents'
+    echo lines, here-documents written to kprobe_events, code blocks and
+    `code` spans;
   - harness/unit/trace_probe_test.c and probe_fetch_test.c: the string
     literals that are commands (macros such as TESTEV expanded).
 
 Each becomes one file: the three header bytes fuzz_probe.c reads (kernel,
 argument mode and function picked from the line), then the line.  Usage:
 
-    harness/unit/fuzz/gen_seeds.py [--upstream DIR] [--shared DIR]
+    harness/unit/fuzz/gen_seeds.py [--upstream DIR] [--docs DIR] [--out DIR]
+    harness/unit/fuzz/gen_seeds.py --extract DOCUMENT... > corpus-docs/NAME.txt
+
+--upstream defaults to the harness's unpacked 6.12 tree,
+$KPT_ROOT/src/upstream (KPT_ROOT defaults to /var/tmp/kpt).
 """
 
 import argparse
@@ -213,7 +219,7 @@ def tc_lines_env(lines, env):
     return out
 
 
-# ---- Documents: contract.md, the shared seeds ----
+# ---- Documents: definitions quoted in prose (--extract) ----
 
 DEF_RE = re.compile(r"^(?:[pr]\d*|[fte])(?::\S*)?\s+\S")
 
@@ -246,6 +252,12 @@ def doc_lines(path):
         if DEF_RE.match(s):
             out.append(re.split(r"\s{2,}|\s<-", s)[0])
     return out
+
+
+def corpus_lines(path):
+    """A corpus-docs/ file: one definition a line, as --extract wrote it."""
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f if line.strip()]
 
 
 # ---- The unit tests: C string literals, adjacent ones concatenated ----
@@ -350,10 +362,21 @@ def header(line):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--upstream", default="/var/tmp/kpt/src/upstream")
-    ap.add_argument("--shared", default="/work/shared")
+    kpt_root = os.environ.get("KPT_ROOT") or "/var/tmp/kpt"
+    ap.add_argument("--upstream",
+                    default=os.path.join(kpt_root, "src", "upstream"))
+    ap.add_argument("--docs", default=os.path.join(HERE, "corpus-docs"))
     ap.add_argument("--out", default=os.path.join(HERE, "seeds"))
+    ap.add_argument("--extract", nargs="+", metavar="DOCUMENT",
+                    help="print the definitions quoted in DOCUMENTs, "
+                    "one a line, for corpus-docs/, and exit")
     args = ap.parse_args()
+
+    if args.extract:
+        for path in args.extract:
+            for line in doc_lines(path):
+                print(" ".join(line.split()))
+        return
 
     lines = []
     tcs = sorted(glob.glob(os.path.join(args.upstream, SELFTESTS, "**",
@@ -362,12 +385,14 @@ def main():
         sys.exit(f"gen_seeds: no selftests under {args.upstream}")
     for path in tcs:
         lines += tc_lines(path)
-    docs = [os.path.join(args.shared, "reference", "contract.md")]
-    docs += sorted(glob.glob(os.path.join(args.shared, "seeds", "*")))
+    contract_path = os.path.join(args.docs, "contract.txt")
+    docs = [contract_path]
+    docs += sorted(p for p in glob.glob(os.path.join(args.docs, "*.txt"))
+                   if p != contract_path)
     for path in docs:
-        lines += doc_lines(path)
+        lines += corpus_lines(path)
     lines += limit_lines()
-    contract = set(doc_lines(docs[0]))
+    contract = set(corpus_lines(contract_path))
     for name in ("trace_probe_test.c", "probe_fetch_test.c"):
         lines += c_strings(os.path.join(UNIT, name))
 
