@@ -22,7 +22,7 @@ int probe_arch_reg_offset(const char *name);
  * @offset: an offset in struct pt_regs
  *
  * Where two names share an offset (arm64's "x30" and "lr"), the canonical
- * one comes back, so that a listing shows what 6.12 shows.
+ * one comes back, so that a listing shows the name the ABI has for it.
  *
  * Return: the name, or NULL when no register starts at @offset.
  */

@@ -2,8 +2,8 @@
 /*
  * BTF behind the probe definition parser: parameter names of the probed
  * function, and what "VAR[->FIELD|.FIELD...]" or "$retval[->FIELD...]"
- * reads, with which type.  The errors, errnos and carets are those 6.12
- * users see; see struct tpp_btf_ops for the contract.
+ * reads, with which type.  The errors, errnos and carets are tracefs ABI;
+ * see struct tpp_btf_ops for the contract.
  *
  * The function is looked up once per parse and kept in the parse's
  * struct probe_btf_ctx (vmlinux or module BTF, whatever
@@ -151,9 +151,8 @@ static bool pbtf_is_char(const struct btf *btf, u32 id)
 }
 
 /*
- * 6.12 looks at what any value "points to", and at the elements of any
- * array as if they were integers; we only ask pointers and arrays of
- * integers, so a non-pointer never passes for a char * by accident.
+ * Only pointers and arrays of integers are asked what they point to or
+ * hold, so a non-pointer never passes for a char * by accident.
  */
 static enum tpp_btf_kind pbtf_kind(const struct btf *btf,
 				   const struct btf_type *t)
@@ -193,7 +192,7 @@ static void pbtf_set_type(struct pbtf_walk *w)
 	if (btf_type_is_int(w->type))
 		req->type = pbtf_int_type(w);
 	else if (btf_kind(w->type) == BTF_KIND_ENUM)
-		req->type = TPP_TYPE_S32;	/* whatever its size, as 6.12 */
+		req->type = TPP_TYPE_S32;	/* whatever its size: ABI */
 	else if (btf_kind(w->type) == BTF_KIND_ENUM64)
 		req->type = TPP_TYPE_S64;
 	else
@@ -286,8 +285,8 @@ static int pbtf_step(struct pbtf_walk *w, unsigned int *next)
 
 /*
  * Every "->" step is one dereference.  A step that is one too many is
- * blamed where 6.12 blames it: at the start of the next step, or at the
- * last member.  Deeper steps are left out; the parser rejects them anyway.
+ * blamed at the start of the next step, or at the last member (ABI
+ * carets).  Deeper steps are left out; the parser rejects them anyway.
  */
 static int pbtf_fields(struct pbtf_walk *w)
 {
@@ -332,10 +331,10 @@ static bool pbtf_name_is(const char *name, const char *s, unsigned int n)
 }
 
 /*
- * 1 and the type id of parameter @req->expr[0..@n), or an error.  6.12
- * rejects a function without parameters only when this parse has not
- * found its BTF before (for $arg or $retval): then it is BTF_NOFUNC, else
- * the name is just not found.
+ * 1 and the type id of parameter @req->expr[0..@n), or an error.  A
+ * function without parameters is rejected as BTF_NOFUNC only when this
+ * parse has not found its BTF before (for $arg or $retval); else the name
+ * is just not found.
  */
 static int pbtf_param(struct pbtf_walk *w, unsigned int n, u32 *tid)
 {
@@ -383,8 +382,9 @@ static int pbtf_typed(struct pbtf_walk *w, u32 tid, unsigned int next)
 }
 
 /*
- * The order of the checks is 6.12's: the separator after the variable
- * first, then $retval or the parameter, then the fields.
+ * The order of the checks decides which error a user sees (ABI): the
+ * separator after the variable first, then $retval or the parameter,
+ * then the fields.
  */
 static int pbtf_resolve(void *priv, struct tpp_btf_req *req)
 {

@@ -21,9 +21,9 @@
  * probe without such strings has no size program and never walks one.
  *
  * A dereference that faults skips to its argument's store, which writes
- * zeroes, or __data_loc words of length 0 ("(fault)") for strings.  6.12
- * leaves such a field as the ring buffer had it; zero is one of the values
- * it could show, and the only one that leaks nothing.
+ * zeroes, or __data_loc words of length 0 ("(fault)") for strings: a
+ * field is never left as the ring buffer had it, which would leak what an
+ * earlier record held.
  */
 #include <linux/array_size.h>
 #include <linux/err.h>
@@ -119,7 +119,7 @@ struct probe_sym {
 	unsigned int insn;
 };
 
-/* The print fmt spells 64-bit conversions "%Lu", as 6.12 does; tools parse it */
+/* The print fmt spells 64-bit conversions "%Lu": tools parse it */
 #define PF_LL	"L"
 
 enum pf_kind { PF_UNSIGNED, PF_SIGNED, PF_HEX, PF_CHAR, PF_SYMBOL, PF_STRING };
@@ -209,8 +209,8 @@ static nokprobe_inline u32 room(const struct probe_hit *h)
 
 /*
  * Where memory is read: kernel (or user below TASK_SIZE), user, or user
- * with page faults allowed (uprobes).  A bool "user" converts as 6.12's
- * two kinds.
+ * with page faults allowed (uprobes).  A bool "user" converts to the
+ * first two.
  */
 enum pf_mem { PF_KERNEL, PF_USER, PF_FAULT };
 
@@ -485,9 +485,9 @@ static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
  * Everything but the common cases of exec_insns().  Returns the instructions to
  * skip: those of a string the size pass cached, or none.
  */
-static nokprobe_inline unsigned int exec_rare_insn(const struct probe_insn *insn,
-					   struct probe_hit *h,
-					   unsigned long val)
+static nokprobe_inline unsigned int
+exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
+	       unsigned long val)
 {
 	unsigned long addr = val + insn->arg;
 
@@ -590,7 +590,7 @@ static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
  * registers; everything else goes through exec_rare_insn().
  */
 static nokprobe_inline void exec_insns(const struct probe_insn *insn,
-				struct probe_hit *h)
+				       struct probe_hit *h)
 {
 	struct pt_regs *regs = h->regs;
 	unsigned long val = 0, word;
@@ -948,8 +948,8 @@ static u8 store_op(const struct tpp_arg *arg)
 		break;
 	}
 	/*
-	 * A string array needs pointers in memory.  6.12 accepts \IMM as the
-	 * value, stores the first element or two as faults and stops there.
+	 * A string array needs pointers in memory.  \IMM as the value is
+	 * accepted; the first element or two store as faults and it stops.
 	 * $comm and \"..." arrays (eprobes take them) have no pointers either;
 	 * ST_COMM and ST_CONST would leave all but the first element unset.
 	 */
@@ -1021,9 +1021,8 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 	if (ret)
 		return ret;
 	/*
-	 * $comm or \"..." stored as a number has no value of its own (6.12
-	 * stores the text's address): zero, not what the argument before
-	 * it left.
+	 * $comm or \"..." stored as a number has no value of its own: zero,
+	 * not what the argument before it left, nor the text's address.
 	 */
 	if ((f->src == TPP_SRC_COMM || f->src == TPP_SRC_IMMSTR) &&
 	    op != PROBE_OP_ST_COMM && op != PROBE_OP_ST_CONST &&
@@ -1055,8 +1054,8 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 /*
  * The parser's shifts isolate the field in a container of bf_bytes; the
  * interpreter shifts a u64 holding the element zero-extended, so both
- * shifts grow by the bits the container lacks.  For BTF bitfields 6.12
- * shifts a u64 over a smaller field, which keeps the same bits.
+ * shifts grow by the bits the container lacks, which keeps the bits a
+ * u64 shift over a smaller BTF bitfield would.
  */
 static void emit_bitfield(struct pf_build *b, const struct tpp_arg *arg)
 {
@@ -1281,7 +1280,7 @@ void probe_prog_free(struct probe_prog *prog)
  * @priv: passed to @lookup
  *
  * Called when the probe is registered, and again whenever it is
- * re-registered (a module came back), as 6.12 resolves @SYM then.
+ * re-registered (a module came back): @SYM resolves then.
  *
  * Return: 0, -EINVAL for an @SYM whose offset did not parse, or -ENOENT
  * for an unknown symbol; on an error some references may be patched.
@@ -1328,7 +1327,7 @@ static void print_symbol(struct trace_seq *s, unsigned long addr)
 	trace_seq_puts(s, buf);
 }
 
-/* One element at @at, as 6.12 prints its type; 64-bit wide is the same */
+/* One element at @at, printed as its type says; 64-bit wide is the same */
 static void print_value(struct trace_seq *s, const struct probe_field *f,
 			const u8 *rec, unsigned int rec_size, unsigned int at)
 {

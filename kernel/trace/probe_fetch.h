@@ -11,10 +11,10 @@
  *	probe_prog_store(prog, regs, edata, rec, prog->fixed_size + dsize,
  *			 &cache);
  *
- * A record is what 6.12 writes: the probe's header (@hdr_size bytes), one
- * field per argument in order, each at its natural size and packed without
- * padding, then the dynamic area with the strings the fields' __data_loc
- * words point at, in argument order.
+ * A record (tracefs ABI, described by the format file): the probe's header
+ * (@hdr_size bytes), one field per argument in order, each at its natural
+ * size and packed without padding, then the dynamic area with the strings
+ * the fields' __data_loc words point at, in argument order.
  *
  * Return probes that read $argN save the arguments when the function is
  * entered: probe_prog_save_entry() fills @nr_edata longs that the exit
@@ -32,7 +32,7 @@ struct trace_seq;
 struct probe_insn;
 struct probe_sym;
 
-/* Longest string one field stores, NUL included (6.12: PATH_MAX) */
+/* Longest string one field stores, NUL included: PATH_MAX */
 #define PROBE_MAX_STRING	4096
 
 /* __data_loc: the data's length << 16 | its offset from the record start */

@@ -7,9 +7,9 @@
  * does not need; the user-space unit tests put a fake machine behind the
  * same names (harness/unit/kshim.h).
  *
- * Memory reads follow 6.12 on architectures whose user and kernel address
- * spaces do not overlap (x86, arm64, ...): a "kernel" address below
- * TASK_SIZE is read as user memory.
+ * On architectures whose user and kernel address spaces do not overlap
+ * (x86, arm64, ...), a "kernel" address below TASK_SIZE is read as user
+ * memory.
  */
 #ifndef _TRACE_PROBE_FETCH_ACCESS_H
 #define _TRACE_PROBE_FETCH_ACCESS_H
@@ -145,8 +145,8 @@ static nokprobe_inline long pfa_read(void *dst, unsigned long addr,
 /*
  * Copy the user string at @addr, at most @room bytes with its NUL; @room
  * must not be 0.  Returns the bytes stored, NUL included, or a negative
- * errno.  6.12's strncpy_from_user_nofault() returns 0 for "" (and 6.12
- * then prints it as "(fault)"); it did store the NUL, so count it.
+ * errno.  strncpy_from_user_nofault() returns 0 for "", but it did store
+ * the NUL: count it, so that "" is not printed as "(fault)".
  */
 static nokprobe_inline long pfa_ustrncpy(char *dst, unsigned long addr,
 					 long room)
@@ -236,8 +236,8 @@ static nokprobe_inline bool pfa_word_put(char *dst, long *n, unsigned long w,
  * longer: @dst has @room bytes, and whole words are written to it.  The
  * words are read aligned in one user access section.  An aligned word
  * never straddles a page, so a word faults only when a byte of the
- * string does, and it faults once: 6.12's user copies retry a faulting
- * word byte by byte and take the page fault twice (some 500 instructions
+ * string does, and it faults once, where a copy that retries a faulting
+ * word byte by byte takes the page fault twice (some 500 instructions
  * each).  Inline, it also costs a hit no calls.
  */
 static nokprobe_inline long pfa_ustrcpy(char *dst, unsigned long addr,
@@ -320,9 +320,9 @@ static nokprobe_inline long pfa_strncpy_once(char *dst, unsigned long addr,
 
 /*
  * Size of the kernel string at @addr with its NUL, at most @max; 0 on a
- * fault.  6.12 reads a byte per call.  Aligned words never cross a page,
- * so one faults exactly when one of its bytes would, and the answer is
- * the same at an eighth of the calls.
+ * fault.  Aligned words never cross a page, so one faults exactly when
+ * one of its bytes would, and the answer is that of a byte-per-call read
+ * at an eighth of the calls.
  */
 static nokprobe_inline long pfa_kstrsize(unsigned long addr, long max)
 {
@@ -355,7 +355,7 @@ static nokprobe_inline long pfa_ustrsize(unsigned long addr, long max)
 
 /*
  * Uprobes run in the probed task and may take page faults: their reads
- * use the faulting user copies, as 6.12's uprobe fetch does.
+ * use the faulting user copies.
  */
 
 /* Copy @size bytes of user memory at @addr; 0, or -EFAULT */
@@ -399,8 +399,8 @@ static nokprobe_inline long pfa_fstrncpy(char *dst, unsigned long addr,
 
 /*
  * Size of the user string at @addr with its NUL, at most @max (a longer
- * one is cut); 0 on a fault.  6.12's uprobes size a longer one 0 and then
- * store it in the room the next strings were sized for.
+ * one is cut); 0 on a fault.  A longer one must not be sized 0 and then
+ * stored in the room the next strings were sized for.
  */
 static nokprobe_inline long pfa_fstrsize(unsigned long addr, long max)
 {

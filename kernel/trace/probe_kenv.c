@@ -17,7 +17,7 @@
 
 #include "probe_kenv.h"
 
-/* 6.12 bounds both $stackN and $argN by the words of a kernel stack */
+/* $stackN and $argN are both bounded by the words of a kernel stack */
 #define KENV_STACK_WORDS	(THREAD_SIZE / sizeof(unsigned long))
 
 struct kenv_count {
@@ -97,7 +97,7 @@ static int kenv_count(const char *mod, const char *sym, unsigned long *addr)
  * @mod: a module name, or NULL for vmlinux and every loaded module
  * @sym: the symbol name
  *
- * A module that is being removed counts as not loaded, as in 6.12.
+ * A module that is being removed counts as not loaded.
  *
  * Return: how many symbols are called @sym (in @mod when given), or
  * -ENODEV when @mod is given but not loaded.

@@ -30,7 +30,7 @@ struct btf_type;
  * @btf: the BTF @proto lives in, referenced; NULL until a lookup succeeds
  * @proto: the function's BTF_KIND_FUNC_PROTO
  *
- * This plays the part of 6.12's per-parse BTF context: whether an earlier
+ * This is the per-parse BTF context: whether an earlier
  * question of the same parse found the function changes one error (see
  * probe_btf.c).  Names handed out by &tpp_btf_ops.param_name point into
  * @btf and stay valid while it is held.

@@ -14,9 +14,9 @@
  *   deref    := ('+' | '-') ['u'] OFFS '(' value ')'         parse_deref()
  *
  * Nothing here writes into the command: rules pass byte offsets around and
- * copy a span into a small buffer when a C string is needed.  Where upstream
- * 6.12 puts a caret somewhere surprising, the rule says so and does the
- * same, because ftracetest checks caret columns.
+ * copy a span into a small buffer when a C string is needed.  Caret
+ * columns are tracefs ABI (ftracetest checks them); where one lands
+ * somewhere surprising, the rule that puts it there says so.
  */
 #include <linux/array_size.h>
 #include <linux/ctype.h>
@@ -119,13 +119,13 @@ struct tpp_state {
  * late_at: errors found after the value is parsed (types, size, stores)
  * point at the inner value of the outermost dereference, or at the body
  * when there is none, plus the offset of TYPE in the body for type errors.
- * That is where upstream's carets land, so ftracetest columns match.
+ * Those columns are ABI: ftracetest checks them.
  *
  * nops counts fetch program slots the way a 16-entry program ending in END
  * fills up: one for the value (two for @SYM, which keeps a placeholder),
  * one per dereference, one for the store unless it takes over the last
  * dereference, one each for a bitfield and an array.  No op may take the
- * last slot; that is TOO_DEEP at the same depth as upstream.
+ * last slot: that is TOO_DEEP, at the nesting depth the ABI allows.
  */
 struct tpp_argp {
 	struct tpp_state *st;
@@ -174,7 +174,7 @@ int tpp_error_set(struct tpp_error *err, int id, unsigned int pos, int errnum)
 	return errnum;
 }
 
-/* Upstream puts carets for words past the last one after the command */
+/* A caret for a word past the last one goes after the command */
 static unsigned int word_pos(const struct tpp_state *st, unsigned int i)
 {
 	return i < st->nr_words ? st->word[i].start : st->len + 1;
@@ -291,7 +291,7 @@ static noinline_for_stack int span_l(const char *s, unsigned int len,
 }
 
 /*
- * simple_strtoul() over a span, which upstream uses for bitfields and $argN:
+ * simple_strtoul() over a span, the number grammar of bitfields and $argN:
  * base 0 guesses the radix, parsing stops at the first non-digit and
  * overflow wraps.  *stop is the first byte not parsed.
  */
@@ -416,7 +416,7 @@ static int parse_maxactive(struct tpp_state *st, const char *s,
 
 /*
  * 'p' or 'r', MAXACTIVE, ":NAME".  Only a digit right after the letter
- * starts MAXACTIVE; anything else up to ':' is ignored, as upstream does.
+ * starts MAXACTIVE; anything else up to ':' is ignored.
  * NAME is parsed after the place, which is the order errors come in.
  */
 static int parse_head(struct tpp_state *st)
@@ -465,7 +465,7 @@ static int split_symbol(struct tpp_state *st, const char *text)
 
 /*
  * The symbol must be unique.  A missing symbol fails with -EINVAL here,
- * which is what 6.12 returns (older kernels failed later with -ENOENT).
+ * the errno the tracefs ABI gives for it.
  */
 static int check_symbol(struct tpp_state *st)
 {
@@ -591,8 +591,8 @@ static int parse_name(struct tpp_state *st)
 }
 
 /*
- * Upstream checks every word that starts with "$arg" before parsing any
- * argument: they need a function entry or exit, "$arg*" comes once.
+ * Every word that starts with "$arg" is checked before any argument is
+ * parsed: they need a function entry or exit, "$arg*" comes once.
  * Return: 1 when one was found, 0 when none, or a negative errno.
  */
 static int scan_var_args(struct tpp_state *st, int *star, unsigned int *last)
@@ -652,14 +652,14 @@ static int expand_argn(struct tpp_state *st, unsigned int w,
 	const char *s = word_str(st, w);
 	const char *end = s + st->word[w].len;
 	const char *type;
-	/* upstream keeps N in an int: 2^32 counts as 0 */
+	/* N is an int: 2^32 counts as 0 */
 	int n = span_scan(s + 4, end, 10, &type);
 
 	if (type < end && *type != ':')
 		return word_fail(st, w, 0, TPP_E_VAR, -ENOENT);
 	if (!n)
 		return word_fail(st, w, 0, TPP_E_ARG_INDEX, -EINVAL);
-	/* a negative N reads out of bounds upstream; we call it unknown */
+	/* a negative N names no parameter (6.12 reads out of bounds) */
 	if (n < 0)
 		return word_fail(st, w, 0, TPP_E_BTF_NOVAR, -ENOENT);
 	return btf_print(st, w, n - 1, type, end - type, t);
@@ -707,7 +707,7 @@ static int expand_texts(struct tpp_state *st, int star)
 	return 0;
 }
 
-/* $arg* and $argN turn into BTF parameter names, as upstream rewrites argv */
+/* $arg* and $argN turn into BTF parameter names, word by word */
 static int expand_var_args(struct tpp_state *st)
 {
 	const struct tpp_env *env = st->env;
@@ -732,15 +732,15 @@ static int expand_var_args(struct tpp_state *st)
 		return expand_texts(st, star);
 	if (star < 0)
 		return 0;
-	/* Upstream logs this at the last "$arg" word it looked at */
+	/* The caret goes to the last "$arg" word */
 	return word_fail(st, last, 0, TPP_E_BTF_NOSUP, -EOPNOTSUPP);
 }
 
 /*
  * "[NAME=]VALUE:%pd" becomes "[NAME=]+0x0(+0xOFF(VALUE)):string", and
- * ":%pD" gets one more dereference, exactly as upstream rewrites argv, so
- * that length limits and errors come out the same.  Upstream logs the
- * rewritten command; we log the written one and map carets back to it.
+ * ":%pD" gets one more dereference; length limits and errors apply to the
+ * expanded text.  error_log shows the command as written, with carets
+ * mapped back to it (a deliberate difference: 6.12 logs the expansion).
  */
 static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 {
@@ -1043,7 +1043,7 @@ static int resolve_btf(struct tpp_argp *a, unsigned int start,
 
 	if (!env->btf)
 		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
-	/* Upstream fails a probe without a function here, silently */
+	/* A probe without a function fails here, with nothing logged */
 	if (!a->st->func)
 		return arg_fail(a, TPP_E_NONE, at, -EINVAL);
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
@@ -1092,7 +1092,7 @@ static noinline_for_stack int parse_event_var(struct tpp_argp *a,
 	return arg_fail(a, TPP_E_VAR, at, -EINVAL);
 }
 
-/* Upstream only checks the "retval" prefix, so "$retvalue" is $retval too */
+/* Only the "retval" prefix counts, so "$retvalue" is $retval too */
 static int parse_retval(struct tpp_argp *a, unsigned int start,
 			unsigned int end, unsigned int at)
 {
@@ -1176,8 +1176,8 @@ static noinline_for_stack int parse_reg(struct tpp_argp *a, unsigned int start,
 }
 
 /*
- * @SYM[+|-OFFS] is resolved when the probe is registered, as upstream does:
- * an unknown symbol or a bad OFFS fails then, not here.
+ * @SYM[+|-OFFS] is resolved when the probe is registered: an unknown
+ * symbol or a bad OFFS fails then, not here.
  */
 static int parse_mem_symbol(struct tpp_argp *a, unsigned int start,
 			    unsigned int end, unsigned int at)
@@ -1196,7 +1196,7 @@ static int parse_mem_symbol(struct tpp_argp *a, unsigned int start,
 	if (!f->str)
 		return no_memory(a->st);
 	set_src(a, TPP_SRC_SYMBOL, offs);
-	a->nops = 2;	/* upstream keeps a placeholder slot for the name */
+	a->nops = 2;	/* the name takes a slot of the 16 too */
 	return 0;
 }
 
@@ -1244,8 +1244,8 @@ static noinline_for_stack int deref_offset(bool neg, const char *d,
 
 /*
  * +|-[u]OFFS(VALUE).  The value ends at the last ')' and whatever follows
- * it is ignored, as upstream does ("+0(%ax)+10" is accepted).  After 'u'
- * upstream's caret for the inner value is one byte early; so is ours.
+ * it is ignored ("+0(%ax)+10" is accepted).  After 'u' the caret for the
+ * inner value is one byte early: that column is ABI.
  */
 static int parse_deref(struct tpp_argp *a, unsigned int start,
 		       unsigned int end, unsigned int at)
@@ -1463,7 +1463,7 @@ static int store_type_bitfield(struct tpp_argp *a)
 	offs = span_scan(p + 1, end, 0, &q);
 	if (q == p + 1 || q == end || *q != '/')
 		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
-	/* 6.12 checks bits < width + offs, which a huge width wraps */
+	/* Deliberate difference: 6.12 checks bits < width + offs, which wraps */
 	if (a->nops >= TPP_MAX_OPS - 1 || width > bits || offs > bits - width)
 		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
 	a->nops++;
@@ -1498,7 +1498,7 @@ static int store_array(struct tpp_argp *a)
 	return 0;
 }
 
-/* How the value lands in the record; costs the slots upstream's does */
+/* How the value lands in the record, and the slots that costs */
 static int parse_arg_store(struct tpp_argp *a)
 {
 	enum tpp_type type = a->arg->type;
@@ -1592,7 +1592,7 @@ static int parse_fetchargs(struct tpp_state *st)
 		ret = expand_var_args(st);
 	if (ret)
 		return ret;
-	/* 6.12 logs nothing for too many arguments */
+	/* Too many arguments: -E2BIG, nothing logged */
 	if (st->nr_texts > TPP_MAX_ARGS)
 		return tpp_error_set(st->err, TPP_E_NONE, 0, -E2BIG);
 	place_texts(st);
@@ -1700,7 +1700,7 @@ static int parse_kprobe(struct tpp_state *st)
  * @env: registers, kallsyms and BTF of the running kernel
  * @err: filled with the first error
  *
- * Checks everything upstream checks before registering: syntax, limits,
+ * Checks everything that can be checked before registering: syntax, limits,
  * that the symbol exists and is unique, and that a return probe sits on a
  * function entry.  Registration-time checks (instruction boundaries,
  * blacklist, @SYM lookup, appending to an existing event) are not done.
@@ -1738,7 +1738,7 @@ struct tpp_def *tpp_parse_kprobe(const char *cmd, const struct tpp_env *env,
  *
  * For probe kinds whose head has its own grammar (uprobe, fprobe, tprobe,
  * eprobe).  $arg* and :%pd expansion only happen for kernel function probes
- * (neither TPP_USER nor TPP_EVENT), as upstream does.
+ * (neither TPP_USER nor TPP_EVENT).
  *
  * Return: a definition with only @flags and the arguments filled in, to
  * release with tpp_free(), or an ERR_PTR() holding @err->errnum.
@@ -1784,7 +1784,7 @@ void tpp_free(struct tpp_def *def)
 	kfree(def);
 }
 
-/* Upstream compares the counts before anything else */
+/* The counts are compared before anything else: that decides the caret */
 static int first_arg_mismatch(const struct tpp_def *old,
 			      const struct tpp_def *new)
 {
@@ -1836,8 +1836,8 @@ int tpp_check_append(const struct tpp_def *old, const struct tpp_def *new,
  * @a: a probe of an event
  * @b: another definition of the same event
  *
- * Same place and the same argument text.  Like upstream, all address
- * probes count as the same place.
+ * Same place and the same argument text.  All address probes count as
+ * the same place.
  *
  * Return: true for a duplicate (report TPP_E_APPEND_SAME at 0).
  */

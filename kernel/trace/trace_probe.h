@@ -35,7 +35,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-/* Limits of the definition grammar, as the tracefs ABI of Linux 6.12 has them */
+/* Limits of the definition grammar: tracefs ABI */
 #define TPP_MAX_ARGS		128	/* fetch arguments per probe */
 #define TPP_MAX_ARGSTR_LEN	63	/* one argument body */
 #define TPP_MAX_ARG_NAME_LEN	32
@@ -136,8 +136,8 @@ struct tpp_deref {
  * @val: number attached to @src (see enum tpp_src)
  * @str: owned NUL-terminated text for TPP_SRC_SYMBOL and TPP_SRC_IMMSTR
  * @sym_err: TPP_SRC_SYMBOL only: 0, or the errno of an unparsable OFFS.
- *	Upstream reports it when the probe is registered, so we do not fail
- *	the parse for it; the register step turns it into REGISTER at the place.
+ *	It is reported when the probe is registered, not by the parse: the
+ *	register step turns it into REGISTER at the place.
  * @nr_derefs: entries in @deref
  * @deref: dereferences, innermost first.  @ADDR, @SYM and @+OFFS always have
  *	an implicit first entry {0, false}: they read the memory at the address.
@@ -204,8 +204,8 @@ struct tpp_arg {
  * @nr_args: entries in @args
  * @args: the arguments, in order
  *
- * Argument carets follow upstream: argument i points at word i + 2 of the
- * command even when $arg* expanded into several arguments.
+ * Argument carets: argument i points at word i + 2 of the command even
+ * when $arg* expanded into several arguments.
  */
 struct tpp_def {
 	char kind;
@@ -252,8 +252,8 @@ enum tpp_btf_kind {
  * @src: result: TPP_SRC_ARG (parameter @param) or TPP_SRC_RETVAL
  * @param: result: parameter index, 0-based, as the user counts them
  * @typed: result: @type, @kind and the bit info are valid; false for a
- *	$retval whose function BTF does not know (upstream then reads an
- *	untyped $retval, and fails with BTF_NOFUNC only if a field follows)
+ *	$retval whose function BTF does not know (that reads an untyped
+ *	$retval, and fails with BTF_NOFUNC only if a field follows)
  * @type: result: field type to use when the user gives none; the default
  *	x64 (x32) when BTF has nothing better, as for structs
  * @kind: result: string handling of the value
@@ -294,7 +294,7 @@ struct tpp_btf_req {
  *	has no entry for it
  * @param_name: name of parameter @idx of @func, or NULL
  * @resolve: fill in @req; return 0 or a negative errno (and @req->id,
- *	@req->at) for the writer.  Errors and errnos follow upstream:
+ *	@req->at) for the writer.  Errors and errnos (tracefs ABI):
  *	BTF_NOVAR and BTF_NOFUNC -ENOENT, VOID_RETVAL -ENOENT, BTF_NOFIELD
  *	-ENOENT, BTF_DOT_ARG -EOPNOTSUPP, BTF_HYPHEN, BTF_NOT_PTR and
  *	BTF_TID -EINVAL.  Only called at a function entry or exit, with a

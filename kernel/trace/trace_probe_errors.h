@@ -6,7 +6,7 @@
  * there is no include guard on purpose.
  *
  * The texts are ABI: tools and ftracetest match them, so they stay
- * byte-identical to Linux 6.12.  The ids and their order are ours to change.
+ * byte for byte as they are.  The ids and their order are ours to change.
  */
 TPP_ERR(NO_FILE,	"Failed to find the given file")
 TPP_ERR(NOT_REGULAR,	"Not a regular file")
