@@ -446,7 +446,7 @@ class _Harness:
     def prepare(archname, kernel, debug=False):
         a = archmod.get(archname)
         deps.ensure(a)
-        b = kbuild.Build(kernel, a, debug=debug, clients=True).build()
+        b = kbuild.Build(kernel, a, debug=debug).build()
         return b, initramfs.base(b, check.testsrc())
 
 

@@ -22,18 +22,16 @@ _OPT = re.compile(r"^(CONFIG_\w+)=(.*)$")
 _OFF = re.compile(r"^# (CONFIG_\w+) is not set$")
 
 
-def fragments(arch, debug, clients=False):
+def fragments(arch, debug):
     names = ["base.config", arch.fragment]
     if debug:
         names.append("debug.config")
-    if clients:
-        names.append("clients.config")
     return [os.path.join(CONFIG_DIR, n) for n in names]
 
 
-def config_hash(arch, debug, clients=False):
+def config_hash(arch, debug):
     h = hashlib.sha256(f"tinyconfig {arch.name} {arch.cross}\n".encode())
-    for frag in fragments(arch, debug, clients):
+    for frag in fragments(arch, debug):
         with open(frag, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
@@ -63,13 +61,12 @@ def locked(name):
 class Build:
     """One kernel build: KERNEL x ARCH x config."""
 
-    def __init__(self, kernel, arch, debug=False, clients=False):
+    def __init__(self, kernel, arch, debug=False):
         self.kernel = kernel
         self.arch = arch
         self.debug = debug
-        self.clients = clients
-        self.hash = config_hash(arch, debug, clients)
-        tag = ("-debug" if debug else "") + ("-clients" if clients else "")
+        self.hash = config_hash(arch, debug)
+        tag = "-debug" if debug else ""
         self.dir = paths.build(f"{kernel}-{arch.name}{tag}-{self.hash}")
         self.src = None
 
@@ -111,12 +108,12 @@ class Build:
         log(f"configuring {self.dir}")
         self._logged_make("config", "tinyconfig")
         with open(os.path.join(self.dir, ".config"), "a") as out:
-            for frag in fragments(self.arch, self.debug, self.clients):
+            for frag in fragments(self.arch, self.debug):
                 with open(frag) as f:
                     out.write(f.read())
         self._logged_make("config", "olddefconfig")
         missing = check_config(os.path.join(self.dir, ".config"),
-                               fragments(self.arch, self.debug, self.clients))
+                               fragments(self.arch, self.debug))
         if missing:
             raise SystemExit("ktest: options lost in olddefconfig "
                              f"({self.dir}/.config):\n  " +
