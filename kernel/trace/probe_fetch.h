@@ -83,6 +83,8 @@ struct probe_field {
  * @bare: no ip in the header (an eprobe): the print fmt has the arguments
  *	only
  * @has_dyn: the record has a dynamic area (some string field)
+ * @stage: the whole record fits in a struct probe_cache, so the size pass
+ *	builds it there and the store pass copies it
  * @nr_fields: argument fields, one per argument
  * @fields: the fields, in record order
  * @nr_edata: longs of entry data a return probe saves
@@ -143,10 +145,14 @@ static inline int probe_efield(unsigned int offset, unsigned int size,
 	       kind << PROBE_EF_KIND_SHIFT;
 }
 
+#define PROBE_CACHE_STRS	4
+#define PROBE_CACHE_BYTES	192
+
 /**
  * struct probe_cache - strings a hit's size pass read, for its store pass
  * @nr: strings cached
  * @used: bytes of @buf they take
+ * @staged: bytes of a whole record the size pass built in @buf, or 0
  * @ent: each one's field (@dst), place in @buf (@off) and bytes with its
  *	NUL (@len, 0 for a fault)
  * @buf: the strings
@@ -163,9 +169,6 @@ static inline int probe_efield(unsigned int offset, unsigned int size,
  * runs the store program into @buf (@staged bytes, header included) and
  * the store pass copies that (see stage()).
  */
-#define PROBE_CACHE_STRS	4
-#define PROBE_CACHE_BYTES	192
-
 struct probe_cache {
 	u8 nr;
 	u16 used;
