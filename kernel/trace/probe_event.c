@@ -22,7 +22,7 @@
 /* ---- Fields and printing ---- */
 
 static int probe_event_field(struct trace_event_call *call, const char *type,
-		     const char *name, unsigned int offset, unsigned int size,
+			     const char *name, unsigned int offset, unsigned int size,
 		     bool is_signed)
 {
 	return trace_define_field(call, type, name, offset, size, is_signed,
@@ -30,7 +30,7 @@ static int probe_event_field(struct trace_event_call *call, const char *type,
 }
 
 static int probe_event_define_head(struct trace_event_call *call,
-			   enum probe_event_head head)
+				   enum probe_event_head head)
 {
 	const unsigned int at = sizeof(struct trace_entry);
 	const unsigned int sz = sizeof(unsigned long);
@@ -59,7 +59,7 @@ static int probe_event_define_fields(struct trace_event_call *call)
 	for (i = 0; !ret && i < ev->layout->nr_fields; i++) {
 		f = &ev->layout->fields[i];
 		ret = probe_event_field(call, f->type, f->name, f->offset, f->size,
-				f->is_signed);
+					f->is_signed);
 	}
 	return ret;
 }
@@ -71,7 +71,7 @@ static struct trace_event_fields probe_event_fields_array[] = {
 
 /* What goes between the parentheses: the probe type's say, or the ips */
 static bool probe_event_print_place(struct probe_event *ev, struct trace_seq *s,
-			    const unsigned long *head, int flags)
+				    const unsigned long *head, int flags)
 {
 	if (ev->ops->show_place) {
 		ev->ops->show_place(ev, s, head);
@@ -87,7 +87,7 @@ static bool probe_event_print_place(struct probe_event *ev, struct trace_seq *s,
 
 /* "NAME: (where)" then the arguments */
 static enum print_line_t probe_event_print(struct trace_iterator *iter, int flags,
-				   struct trace_event *event)
+					   struct trace_event *event)
 {
 	struct probe_event *ev = container_of(event, struct probe_event, call.event);
 	const unsigned long *head = (void *)(iter->ent + 1);
@@ -127,7 +127,7 @@ static int probe_event_set_print_fmt(struct probe_event *ev)
  * Return: the event, or an ERR_PTR().
  */
 struct probe_event *probe_event_alloc(const struct tpp_def *def, enum probe_event_head head,
-		      const struct probe_event_ops *ops, int type_flag)
+				      const struct probe_event_ops *ops, int type_flag)
 {
 	struct probe_event *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 
@@ -223,7 +223,7 @@ struct probe_event *probe_event_find(const char *group, const char *event)
  * where a lookup by name compares strings with every event of the system.
  */
 static struct trace_event_file *probe_event_file_in(struct trace_array *tr,
-					    struct probe_event *ev)
+						    struct probe_event *ev)
 {
 	struct trace_event_file *file;
 
@@ -468,7 +468,7 @@ free_link:
 }
 
 static struct probe_event_link *probe_event_link_of(struct probe_event *ev,
-				    struct trace_event_file *file)
+						    struct trace_event_file *file)
 {
 	struct probe_event_link *link;
 
@@ -573,7 +573,7 @@ static void probe_event_disarm_list(const struct probe_event_ops *ops, struct li
 
 /* Move the batched events of type @ops that must change to @arm or @disarm */
 static void probe_event_batch_take(const struct probe_event_ops *ops, struct list_head *arm,
-			   struct list_head *disarm)
+				   struct list_head *disarm)
 {
 	struct probe_event *ev, *next;
 
@@ -678,7 +678,7 @@ char *probe_event_join_words(const char *raw)
  * @err: the first error; nothing is logged for TPP_E_NONE
  */
 void probe_event_log_err(const char *loc, const char *cmd,
-		 const struct tpp_error *err)
+			 const struct tpp_error *err)
 {
 	if (err->id != TPP_E_NONE)
 		tracing_log_err(NULL, loc, cmd, tpp_err_text, err->id,
@@ -694,7 +694,7 @@ void probe_event_log_err(const char *loc, const char *cmd,
  * Return: @ret.
  */
 int probe_event_register_error(unsigned int place_pos, int ret,
-		       struct tpp_error *err)
+			       struct tpp_error *err)
 {
 	if (ret == -EILSEQ)
 		tpp_error_set(err, TPP_E_INSN_BOUNDARY, place_pos, ret);
@@ -720,7 +720,7 @@ int probe_event_register_error(unsigned int place_pos, int ret,
  * Return: what @create returned, or -ENOMEM.
  */
 int probe_event_dyn_create(const char *raw, const char *loc,
-		   int (*create)(const char *cmd, struct tpp_error *err))
+			   int (*create)(const char *cmd, struct tpp_error *err))
 {
 	struct tpp_error err = { .id = TPP_E_NONE };
 	char *cmd = probe_event_join_words(raw);
@@ -757,7 +757,7 @@ void probe_event_show_args(struct seq_file *m, const struct tpp_def *def)
  * Return: true when every part given matches.
  */
 bool probe_event_match_name(const struct probe_event *ev, const char *system,
-		    const char *event)
+			    const char *event)
 {
 	return (!event[0] || !strcmp(event, probe_event_name(ev))) &&
 	       (!system || !strcmp(system, probe_event_group(ev)));
@@ -849,7 +849,7 @@ static int probe_event_list_open(struct inode *inode, struct file *file)
 }
 
 static ssize_t probe_event_list_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *pos)
+				      size_t len, loff_t *pos)
 {
 	const struct probe_event_list *list = probe_event_list_of(file);
 

@@ -148,7 +148,7 @@ static inline unsigned int probe_event_head_size(enum probe_event_head head)
 }
 
 struct probe_event *probe_event_alloc(const struct tpp_def *def, enum probe_event_head head,
-		      const struct probe_event_ops *ops, int type_flag);
+				      const struct probe_event_ops *ops, int type_flag);
 void probe_event_free(struct probe_event *ev);
 int probe_event_register(struct probe_event *ev);
 bool probe_event_busy(struct probe_event *ev);
@@ -183,14 +183,14 @@ int probe_event_command(const char *raw, struct dyn_event_operations *ops);
 
 char *probe_event_join_words(const char *raw);
 int probe_event_dyn_create(const char *raw, const char *loc,
-		   int (*create)(const char *cmd, struct tpp_error *err));
+			   int (*create)(const char *cmd, struct tpp_error *err));
 void probe_event_show_args(struct seq_file *m, const struct tpp_def *def);
 bool probe_event_match_name(const struct probe_event *ev, const char *system,
-		    const char *event);
+			    const char *event);
 bool probe_event_match_args(const struct tpp_def *def, int argc, const char **argv);
 void probe_event_log_err(const char *loc, const char *cmd,
-		 const struct tpp_error *err);
+			 const struct tpp_error *err);
 int probe_event_register_error(unsigned int place_pos, int ret,
-		       struct tpp_error *err);
+			       struct tpp_error *err);
 
 #endif /* _TRACE_PROBE_EVENT_H */

@@ -673,7 +673,7 @@ static int tk_add_event(struct trace_kprobe *tk, struct tpp_error *err)
 	int ret;
 
 	ev = probe_event_alloc(tk->def, tk_is_return(tk) ? PROBE_HEAD_RET : PROBE_HEAD_IP,
-		       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
+			       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
 	if (IS_ERR(ev))
 		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
 	ret = probe_event_register(ev);
@@ -1258,7 +1258,7 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 	if (IS_ERR(tk))
 		return ERR_CAST(tk);
 	ev = probe_event_alloc(def, is_return ? PROBE_HEAD_RET : PROBE_HEAD_IP,
-		       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
+			       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
 	if (IS_ERR(ev)) {
 		tk_free(tk);
 		return ERR_CAST(ev);
