@@ -1039,6 +1039,53 @@ static void test_dentry(void)
 	KGOOD(&env_x86, repeat(cmd, "p dput", " $stack0:%pd", 9, ""));
 }
 
+static void free_names(struct tpp_def *def)
+{
+	kfree(def->group);
+	kfree(def->event);
+	def->group = NULL;
+	def->event = NULL;
+}
+
+/* The head helpers the f, t, e and p/r (uprobe) parsers share */
+static void test_head_helpers(void)
+{
+	struct tpp_error err = { 0, TPP_E_NONE, 0 };
+	struct tpp_def def = { 0 };
+	struct tpp_name n;
+	char name[] = "p_a:b.c*d";
+
+	CHECK(tpp_word_len("f:g/e vfs_read") == 5 && tpp_word_len("abc") == 3 &&
+	      tpp_word_len("") == 0 && tpp_word_len(" x") == 0);
+	CHECK(!tpp_parse_head_name("f vfs_read", &n, &err) && !n.group_len &&
+	      !n.event_len);
+	CHECK(!tpp_parse_head_name("f4:grp/ev vfs_read", &n, &err) &&
+	      n.group == 3 && n.group_len == 3 && n.event == 7 &&
+	      n.event_len == 2);
+	CHECK(!tpp_parse_head_name("e:grp/ a.b", &n, &err) && n.group_len == 3 &&
+	      !n.event_len);
+	CHECK(tpp_parse_head_name("t:/ev x", &n, &err) == -EINVAL &&
+	      err.id == TPP_E_GROUP_EMPTY && err.pos == 2);
+	CHECK(!tpp_set_names(&def, "f:grp/ev x", &(struct tpp_name){ 2, 3, 6, 2 },
+			     "fprobes", "x__entry") &&
+	      !strcmp(def.group, "grp") && !strcmp(def.event, "ev"));
+	free_names(&def);
+	CHECK(!tpp_set_names(&def, "f x", &(struct tpp_name){ 0 }, "fprobes",
+			     "x__entry") &&
+	      !strcmp(def.group, "fprobes") && !strcmp(def.event, "x__entry"));
+	free_names(&def);
+	kshim_fail_countdown = 2;
+	CHECK(tpp_set_names(&def, "f x", &(struct tpp_name){ 0 }, "fprobes",
+			    "x__entry") == -ENOMEM && def.group && !def.event);
+	kshim_fail_countdown = 0;
+	free_names(&def);
+	tpp_fix_event_name(name);
+	CHECK(!strcmp(name, "p_a_b_c_d"));
+	name[0] = ':';
+	tpp_fix_event_name(name);
+	CHECK(name[0] == ':');
+}
+
 /* Every allocation failing in turn must unwind cleanly (ASan checks) */
 static void test_enomem(const struct tpp_env *env, const char *cmd)
 {
@@ -1107,6 +1154,7 @@ int main(void)
 	/* a failed BTF lookup is ENOMEM, not "no BTF" (fail-nth finding) */
 	test_enomem(&env_btf, "p vfs_read $arg1 $arg2:u32");
 	test_err_table();
+	test_head_helpers();
 	printf("trace_probe: %d tests, %d failures\n", tests, failures);
 	return failures ? 1 : 0;
 }

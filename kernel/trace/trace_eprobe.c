@@ -319,13 +319,6 @@ struct te_head {
 	bool no_filter;
 };
 
-static unsigned int te_word_len(const char *s)
-{
-	const char *sp = strchr(s, ' ');
-
-	return sp ? sp - s : strlen(s);
-}
-
 /*
  * "SYSTEM.EVENT" (or "SYSTEM/EVENT").  6.12 logs what is wrong with the
  * names, then that both are needed: two error_log records, kept.
@@ -334,7 +327,7 @@ static int te_parse_src(const char *cmd, struct te_head *h,
 			struct tpp_error *err)
 {
 	struct tpp_error name_err = { .id = TPP_E_NONE };
-	unsigned int len = te_word_len(cmd + h->w1);
+	unsigned int len = tpp_word_len(cmd + h->w1);
 
 	if (!tpp_parse_event_name(cmd, h->w1, len, &h->src, &name_err) &&
 	    h->src.group_len && h->src.event_len)
@@ -346,13 +339,13 @@ static int te_parse_src(const char *cmd, struct te_head *h,
 /* Count the argument words and find "if"; FILTER is the rest */
 static int te_split_filter(const char *cmd, struct te_head *h)
 {
-	const char *w = cmd + h->w1 + te_word_len(cmd + h->w1);
+	const char *w = cmd + h->w1 + tpp_word_len(cmd + h->w1);
 	unsigned int len;
 
 	h->args_end = strlen(cmd);
 	for (; *w == ' '; w += len) {
 		w++;
-		len = te_word_len(w);
+		len = tpp_word_len(w);
 		if (len == 2 && !strncmp(w, "if", 2)) {
 			h->args_end = w - 1 - cmd;
 			if (w[len])
@@ -369,18 +362,12 @@ static int te_split_filter(const char *cmd, struct te_head *h)
 static int te_parse_head(const char *cmd, struct te_head *h,
 			 struct tpp_error *err)
 {
-	unsigned int len = te_word_len(cmd);
-	const char *colon = memchr(cmd + 1, ':', len - 1);
 	int ret;
 
-	if (colon) {
-		ret = tpp_parse_event_name(cmd, colon + 1 - cmd,
-					   len - (colon + 1 - cmd), &h->name,
-					   err);
-		if (ret)
-			return ret;
-	}
-	h->w1 = len + 1;
+	ret = tpp_parse_head_name(cmd, &h->name, err);
+	if (ret)
+		return ret;
+	h->w1 = tpp_word_len(cmd) + 1;
 	ret = te_parse_src(cmd, h, err);
 	if (ret)
 		return ret;
@@ -486,21 +473,12 @@ static struct tpp_def *te_parse_args(const char *cmd, const struct te_head *h,
 static int te_fill_def(struct tpp_def *def, const char *cmd,
 		       const struct te_head *h)
 {
-	const struct tpp_name *n = &h->name;
+	char event[TPP_MAX_EVENT_NAME_LEN];
 
 	def->kind = 'e';
-	if (n->group_len)
-		def->group = kmemdup_nul(cmd + n->group, n->group_len,
-					 GFP_KERNEL);
-	else
-		def->group = kstrdup(TE_GROUP, GFP_KERNEL);
-	if (n->event_len)
-		def->event = kmemdup_nul(cmd + n->event, n->event_len,
-					 GFP_KERNEL);
-	else
-		def->event = kmemdup_nul(cmd + h->src.event, h->src.event_len,
-					 GFP_KERNEL);
-	return def->group && def->event ? 0 : -ENOMEM;
+	snprintf(event, sizeof(event), "%.*s", (int)h->src.event_len,
+		 cmd + h->src.event);
+	return tpp_set_names(def, cmd, &h->name, TE_GROUP, event);
 }
 
 /* ---- Creating a probe from its definition ---- */

@@ -533,13 +533,6 @@ struct tf_head {
 	struct tpp_name name;
 };
 
-static unsigned int tf_word_len(const char *s)
-{
-	const char *sp = strchr(s, ' ');
-
-	return sp ? sp - s : strlen(s);
-}
-
 /* Only a digit right after the kind starts N; errors point at it */
 static int tf_parse_maxactive(const char *cmd, unsigned int len,
 			      struct tf_head *h, struct tpp_error *err)
@@ -583,11 +576,11 @@ static int tf_scan_retval(const char *cmd, struct tf_head *h,
 			  struct tpp_error *err)
 {
 	const char *w = cmd + h->w1, *r;
-	unsigned int len = tf_word_len(w);
+	unsigned int len = tpp_word_len(w);
 
 	while (w[len] == ' ') {
 		w += len + 1;
-		len = tf_word_len(w);
+		len = tpp_word_len(w);
 		r = strnstr(w, "$retval", len);
 		if (!r || isalnum(r[7]) || r[7] == '_')
 			continue;
@@ -605,7 +598,7 @@ static int tf_parse_place(const char *cmd, struct tf_head *h,
 			  struct tpp_error *err)
 {
 	const char *w = cmd + h->w1;
-	unsigned int len = tf_word_len(w);
+	unsigned int len = tpp_word_len(w);
 	const char *pct = memchr(w, '%', len);
 	int ret;
 
@@ -630,7 +623,7 @@ static int tf_parse_place(const char *cmd, struct tf_head *h,
 static int tf_parse_head(const char *cmd, struct tf_head *h,
 			 struct tpp_error *err)
 {
-	unsigned int len = tf_word_len(cmd);
+	unsigned int len = tpp_word_len(cmd);
 	const char *colon = memchr(cmd + 1, ':', len - 1);
 	int ret;
 
@@ -644,54 +637,40 @@ static int tf_parse_head(const char *cmd, struct tf_head *h,
 		return ret;
 	if (h->maxactive && !h->is_return)
 		return tpp_error_set(err, TPP_E_MAXACT_ON_ENTRY, 1, -EINVAL);
-	if (!colon)
-		return 0;
-	return tpp_parse_event_name(cmd, colon + 1 - cmd,
-				    len - (colon + 1 - cmd), &h->name, err);
+	return tpp_parse_head_name(cmd, &h->name, err);
 }
 
 /* "SYM__entry", "SYM__exit" or "TP" ("_TP" when it starts with a digit) */
-static char *tf_auto_event(const char *sym, const struct tf_head *h)
+static void tf_auto_event(char *buf, size_t size, const char *cmd,
+			  const struct tf_head *h)
 {
-	char buf[TPP_MAX_EVENT_NAME_LEN];
-	char *p;
+	const char *sym = cmd + h->w1;
+	int len = h->sym_len;
 
 	if (h->kind == 't')
-		snprintf(buf, sizeof(buf), "%s%s", isdigit(*sym) ? "_" : "",
-			 sym);
+		snprintf(buf, size, "%s%.*s", isdigit(*sym) ? "_" : "", len, sym);
 	else
-		snprintf(buf, sizeof(buf), "%s__%s", sym,
+		snprintf(buf, size, "%.*s__%s", len, sym,
 			 h->is_return ? "exit" : "entry");
-	/* 6.12 never looks at the first character */
-	for (p = buf + 1; *p; p++)
-		if (*p == ':' || *p == '.' || *p == '*')
-			*p = '_';
-	return kstrdup(buf, GFP_KERNEL);
+	tpp_fix_event_name(buf);
 }
 
 /* Fill in what tpp_parse_args() leaves to us: kind, names, place */
 static int tf_fill_def(struct tpp_def *def, const char *cmd,
 		       const struct tf_head *h)
 {
-	const struct tpp_name *n = &h->name;
+	char event[TPP_MAX_EVENT_NAME_LEN];
 
 	def->kind = h->kind;
 	def->is_return = h->is_return;
 	def->maxactive = h->maxactive;
 	def->place_pos = h->w1;
 	def->symbol = kmemdup_nul(cmd + h->w1, h->sym_len, GFP_KERNEL);
-	if (n->group_len)
-		def->group = kmemdup_nul(cmd + n->group, n->group_len,
-					 GFP_KERNEL);
-	else
-		def->group = kstrdup(h->kind == 't' ? TF_TPOINT_GROUP :
-				     TF_FUNC_GROUP, GFP_KERNEL);
-	if (n->event_len)
-		def->event = kmemdup_nul(cmd + n->event, n->event_len,
-					 GFP_KERNEL);
-	else if (def->symbol)
-		def->event = tf_auto_event(def->symbol, h);
-	return def->symbol && def->group && def->event ? 0 : -ENOMEM;
+	if (!def->symbol)
+		return -ENOMEM;
+	tf_auto_event(event, sizeof(event), cmd, h);
+	return tpp_set_names(def, cmd, &h->name, h->kind == 't' ?
+			     TF_TPOINT_GROUP : TF_FUNC_GROUP, event);
 }
 
 /* ---- Creating a probe from its definition ---- */

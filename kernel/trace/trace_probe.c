@@ -546,26 +546,20 @@ static int parse_place(struct tpp_state *st)
 }
 
 /* "p_SYM_OFFS" or "p_0x%p" (a hashed pointer), with ":.*" made '_' */
-static char *auto_event_name(const struct tpp_def *def)
+static void auto_event_name(const struct tpp_def *def, char *buf, size_t size)
 {
-	char buf[TPP_MAX_EVENT_NAME_LEN];
 	char kind = def->is_return ? 'r' : 'p';
-	char *p;
 
 	if (def->symbol)
-		snprintf(buf, sizeof(buf), "%c_%s_%lu", kind, def->symbol,
-			 def->offset);
+		snprintf(buf, size, "%c_%s_%lu", kind, def->symbol, def->offset);
 	else
-		snprintf(buf, sizeof(buf), "%c_0x%p", kind, (void *)def->addr);
-	for (p = buf + 1; *p; p++)
-		if (*p == ':' || *p == '.' || *p == '*')
-			*p = '_';
-	return kstrdup(buf, GFP_KERNEL);
+		snprintf(buf, size, "%c_0x%p", kind, (void *)def->addr);
+	tpp_fix_event_name(buf);
 }
 
 static int parse_name(struct tpp_state *st)
 {
-	struct tpp_def *def = st->def;
+	char event[TPP_MAX_EVENT_NAME_LEN];
 	struct tpp_name n = { 0 };
 	int ret;
 
@@ -575,17 +569,8 @@ static int parse_name(struct tpp_state *st)
 		if (ret)
 			return ret;
 	}
-	if (n.group_len)
-		def->group = kmemdup_nul(st->cmd + n.group, n.group_len,
-					 GFP_KERNEL);
-	else
-		def->group = kstrdup(TPP_DEFAULT_GROUP, GFP_KERNEL);
-	if (n.event_len)
-		def->event = kmemdup_nul(st->cmd + n.event, n.event_len,
-					 GFP_KERNEL);
-	else
-		def->event = auto_event_name(def);
-	if (!def->group || !def->event)
+	auto_event_name(st->def, event, sizeof(event));
+	if (tpp_set_names(st->def, st->cmd, &n, TPP_DEFAULT_GROUP, event))
 		return no_memory(st);
 	return 0;
 }
@@ -1875,4 +1860,84 @@ const char *tpp_type_name(enum tpp_type type)
 unsigned int tpp_type_size(enum tpp_type type)
 {
 	return (unsigned int)type < TPP_TYPE_MAX ? tpp_types[type].size : 0;
+}
+
+/**
+ * tpp_word_len - length of the word at @s
+ * @s: a position in a command, whose words are separated by single spaces
+ *
+ * Return: the bytes up to the next space or the end of the command.
+ */
+unsigned int tpp_word_len(const char *s)
+{
+	const char *sp = strchr(s, ' ');
+
+	return sp ? (unsigned int)(sp - s) : strlen(s);
+}
+
+/**
+ * tpp_parse_head_name - parse the ":[GROUP/]EVENT" of a head word
+ * @cmd: the command; its word 0 is "KIND[N][:NAME]"
+ * @name: filled with the spans found, all zero when word 0 has no ':'
+ * @err: error context, as for tpp_parse_event_name()
+ *
+ * The first ':' after the kind letter starts NAME; NAME ends with word 0.
+ *
+ * Return: 0, or -EINVAL with the error in @err.
+ */
+int tpp_parse_head_name(const char *cmd, struct tpp_name *name,
+			struct tpp_error *err)
+{
+	unsigned int len = tpp_word_len(cmd);
+	const char *colon = len ? memchr(cmd + 1, ':', len - 1) : NULL;
+	unsigned int at;
+
+	memset(name, 0, sizeof(*name));
+	if (!colon)
+		return 0;
+	at = colon + 1 - cmd;
+	return tpp_parse_event_name(cmd, at, len - at, name, err);
+}
+
+/**
+ * tpp_set_names - give a definition its group and event names
+ * @def: the definition, with no group or event name yet
+ * @cmd: the command @name's spans point into
+ * @name: from tpp_parse_event_name(), all zero when the head names nothing
+ * @group: the group when @name gives none
+ * @event: the event name when @name gives none
+ *
+ * Return: 0, or -ENOMEM; what was set is released by tpp_free() either way.
+ */
+int tpp_set_names(struct tpp_def *def, const char *cmd,
+		  const struct tpp_name *name, const char *group,
+		  const char *event)
+{
+	if (name->group_len)
+		def->group = kmemdup_nul(cmd + name->group, name->group_len,
+					 GFP_KERNEL);
+	else
+		def->group = kstrdup(group, GFP_KERNEL);
+	if (name->event_len)
+		def->event = kmemdup_nul(cmd + name->event, name->event_len,
+					 GFP_KERNEL);
+	else
+		def->event = kstrdup(event, GFP_KERNEL);
+	return def->group && def->event ? 0 : -ENOMEM;
+}
+
+/**
+ * tpp_fix_event_name - make a generated event name a valid one
+ * @name: the name, NUL-terminated
+ *
+ * Every ':', '.' and '*' after the first character becomes '_'; the first
+ * character is left as it is.
+ */
+void tpp_fix_event_name(char *name)
+{
+	char *p;
+
+	for (p = name + 1; *name && *p; p++)
+		if (*p == ':' || *p == '.' || *p == '*')
+			*p = '_';
 }

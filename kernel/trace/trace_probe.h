@@ -365,6 +365,13 @@ void tpp_free(struct tpp_def *def);
 int tpp_check_append(const struct tpp_def *old, const struct tpp_def *new,
 		     struct tpp_error *err);
 bool tpp_same_probe(const struct tpp_def *a, const struct tpp_def *b);
+unsigned int tpp_word_len(const char *s);
+int tpp_parse_head_name(const char *cmd, struct tpp_name *name,
+			struct tpp_error *err);
+int tpp_set_names(struct tpp_def *def, const char *cmd,
+		  const struct tpp_name *name, const char *group,
+		  const char *event);
+void tpp_fix_event_name(char *name);
 const char *tpp_type_name(enum tpp_type type);
 unsigned int tpp_type_size(enum tpp_type type);
 

@@ -801,13 +801,6 @@ struct tu_head {
 	unsigned int nr_args;
 };
 
-static unsigned int tu_word_len(const char *s)
-{
-	const char *sp = strchr(s, ' ');
-
-	return sp ? sp - s : strlen(s);
-}
-
 /* kstrtoul() of cmd[@start, @end); an error points at @start */
 static int tu_number(const char *cmd, unsigned int start, unsigned int end,
 		     unsigned long *val, int id, struct tpp_error *err)
@@ -907,7 +900,7 @@ static int tu_lookup_file(const char *cmd, const struct tu_head *h,
 static int tu_parse_head(const char *cmd, struct tu_head *h,
 			 struct path *path, struct tpp_error *err)
 {
-	unsigned int len = tu_word_len(cmd);
+	unsigned int len = tpp_word_len(cmd);
 	const char *w, *colon;
 	int ret;
 
@@ -915,8 +908,8 @@ static int tu_parse_head(const char *cmd, struct tu_head *h,
 		return -ECANCELED;
 	h->is_return = cmd[0] == 'r';
 	h->w1 = len + 1;
-	h->w1_end = h->w1 + tu_word_len(cmd + h->w1);
-	for (w = cmd + h->w1_end; *w == ' '; w += tu_word_len(w))
+	h->w1_end = h->w1 + tpp_word_len(cmd + h->w1);
+	for (w = cmd + h->w1_end; *w == ' '; w += tpp_word_len(w))
 		w++, h->nr_args++;
 	if (h->nr_args > TPP_MAX_ARGS)
 		return -E2BIG;
@@ -941,37 +934,27 @@ static int tu_parse_head(const char *cmd, struct tu_head *h,
 }
 
 /* "p_FILE_0xOFFSET", FILE the file's base name up to a '.', '-' or '_' */
-static char *tu_auto_event(const char *filename, unsigned long offset)
+static void tu_auto_event(char *buf, size_t size, const char *filename,
+			  unsigned long offset)
 {
 	const char *base = kbasename(filename);
-	char buf[TPP_MAX_EVENT_NAME_LEN];
 
-	snprintf(buf, sizeof(buf), "p_%.*s_0x%lx", (int)strcspn(base, ".-_"),
-		 base, offset);
-	return kstrdup(buf, GFP_KERNEL);
+	snprintf(buf, size, "p_%.*s_0x%lx", (int)strcspn(base, ".-_"), base,
+		 offset);
 }
 
 /* Fill in what tpp_parse_args() leaves to us: kind, names, place */
 static int tu_fill_def(struct tpp_def *def, const char *cmd,
 		       const struct tu_head *h, const char *filename)
 {
-	const struct tpp_name *n = &h->name;
+	char event[TPP_MAX_EVENT_NAME_LEN];
 
 	def->kind = h->is_return ? 'r' : 'p';
 	def->is_return = h->is_return;
 	def->offset = h->offset;
 	def->place_pos = h->w1;
-	if (n->group_len)
-		def->group = kmemdup_nul(cmd + n->group, n->group_len,
-					 GFP_KERNEL);
-	else
-		def->group = kstrdup(TU_GROUP, GFP_KERNEL);
-	if (n->event_len)
-		def->event = kmemdup_nul(cmd + n->event, n->event_len,
-					 GFP_KERNEL);
-	else
-		def->event = tu_auto_event(filename, h->offset);
-	return def->group && def->event ? 0 : -ENOMEM;
+	tu_auto_event(event, sizeof(event), filename, h->offset);
+	return tpp_set_names(def, cmd, &h->name, TU_GROUP, event);
 }
 
 /* The arguments, parsed as a uprobe's */
