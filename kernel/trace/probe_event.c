@@ -217,62 +217,6 @@ struct probe_event *probe_event_find(const char *group, const char *event)
 	return NULL;
 }
 
-/*
- * @ev's file in @tr, by pointer: the event core adds a new event's files at
- * the head of each instance's list, so this stops at once for a new event,
- * where a lookup by name compares strings with every event of the system.
- */
-static struct trace_event_file *probe_event_file_in(struct trace_array *tr,
-						    struct probe_event *ev)
-{
-	struct trace_event_file *file;
-
-	list_for_each_entry(file, &tr->events, list)
-		if (file->event_call == &ev->call)
-			return file;
-	return NULL;
-}
-
-/*
- * trace_add_event_call() succeeds even when an instance's events/GRP/EVENT
- * directory could not be made (no memory): the event would exist with no
- * file to enable it.  Every instance with an events/ directory must have
- * the new event's.  An instance made for some systems only (system_names)
- * may rightly have no file: there, only a file without a directory counts.
- */
-static bool probe_event_dirs_made(struct probe_event *ev)
-{
-	struct trace_event_file *file;
-	struct trace_array *tr;
-	bool ok = true;
-
-	lockdep_assert_held(&event_mutex);
-	mutex_lock(&trace_types_lock);
-	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
-		if (!tr->event_dir)
-			continue;
-		file = probe_event_file_in(tr, ev);
-		if (file ? !file->ei : !tr->system_names)
-			ok = false;
-	}
-	mutex_unlock(&trace_types_lock);
-	return ok;
-}
-
-/*
- * The event core defines the fields once and ignores define_fields()'s
- * error: an allocation that failed there would leave the event short of
- * fields (format, filters, triggers) for good.  Count them.
- */
-static bool probe_event_fields_made(struct probe_event *ev)
-{
-	size_t head = (probe_event_head_size(ev->head) - sizeof(struct trace_entry)) /
-		      sizeof(unsigned long);
-
-	return list_count_nodes(&ev->class.fields) ==
-	       head + ev->layout->nr_fields;
-}
-
 /**
  * probe_event_register - make the event visible under events/GRP/EVENT
  * @ev: from probe_event_alloc()
@@ -295,10 +239,6 @@ int probe_event_register(struct probe_event *ev)
 	if (ret) {
 		unregister_trace_event(&ev->call.event);
 		return ret;
-	}
-	if (!probe_event_dirs_made(ev) || !probe_event_fields_made(ev)) {
-		trace_remove_event_call(&ev->call);
-		return -ENOMEM;
 	}
 	return 0;
 }

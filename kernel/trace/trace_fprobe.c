@@ -288,49 +288,12 @@ static int tf_register_tpoint(struct trace_fprobe *tf)
 }
 
 /*
- * 6.12's ftrace_set_filter() takes a failed allocation while it matches
- * the name for success and leaves the filter empty: register_fprobe() on
- * it hooks every function (entry) or fails with EINVAL (return).  Match
- * the name here first and check that it took; register_fprobe() then
- * finds the entry in the filter and needs no allocation for it.
- */
-static int tf_fill_filter(struct trace_fprobe *tf)
-{
-	struct ftrace_ops *ops = &tf->fp.ops;
-	char *sym;
-	int ret;
-
-	sym = kstrdup(tf->def->symbol, GFP_KERNEL);
-	if (!sym)
-		return -ENOMEM;
-	ret = ftrace_set_filter(ops, sym, strlen(sym), 1);
-	kfree(sym);
-	if (ret)
-		return ret;
-	if (!ftrace_hash_empty(rcu_access_pointer(ops->local_hash.filter_hash)))
-		return 0;
-	ftrace_free_filter(ops);
-	return -ENOMEM;
-}
-
-/*
- * When register_fprobe() fails before it replaced the filter, the filter
- * is still ours to free; after that, its own clean-up freed it.
+ * register_fprobe() fills the filter with the symbol and frees it again
+ * when it fails: a failure leaves nothing behind.
  */
 static int tf_register_by_name(struct trace_fprobe *tf)
 {
-	struct ftrace_hash *filled;
-	int ret;
-
-	ret = tf_fill_filter(tf);
-	if (ret)
-		return ret;
-	filled = rcu_access_pointer(tf->fp.ops.local_hash.filter_hash);
-	ret = register_fprobe(&tf->fp, tf->def->symbol, NULL);
-	if (ret &&
-	    rcu_access_pointer(tf->fp.ops.local_hash.filter_hash) == filled)
-		ftrace_free_filter(&tf->fp.ops);
-	return ret;
+	return register_fprobe(&tf->fp, tf->def->symbol, NULL);
 }
 
 /* Register @tf, armed when its event is enabled; a waiting tprobe waits */
