@@ -23,7 +23,7 @@
 
 static int probe_event_field(struct trace_event_call *call, const char *type,
 			     const char *name, unsigned int offset, unsigned int size,
-		     bool is_signed)
+			     bool is_signed)
 {
 	return trace_define_field(call, type, name, offset, size, is_signed,
 				  FILTER_OTHER);
@@ -117,17 +117,15 @@ static int probe_event_set_print_fmt(struct probe_event *ev)
 
 /* ---- Life cycle ---- */
 
-/**
- * probe_event_alloc - a new, unregistered probe event for a parsed definition
- * @def: gives the group, the event name and the fields
- * @head: record header kind
- * @ops: the probe type's arm/disarm callbacks
- * @type_flag: TRACE_EVENT_FL_KPROBE and the like
- *
- * Return: the event, or an ERR_PTR().
- */
-struct probe_event *probe_event_alloc(const struct tpp_def *def, enum probe_event_head head,
-				      const struct probe_event_ops *ops, int type_flag)
+static enum probe_event_head probe_event_head_of(const struct probe_event_ops *ops,
+						 const struct tpp_def *def)
+{
+	return def->is_return ? PROBE_HEAD_RET : ops->head;
+}
+
+/* What probe_event_new() makes, but for &probe_event_ops.init_event */
+static struct probe_event *probe_event_alloc(const struct tpp_def *def,
+					     const struct probe_event_ops *ops)
 {
 	struct probe_event *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 
@@ -137,9 +135,9 @@ struct probe_event *probe_event_alloc(const struct tpp_def *def, enum probe_even
 	INIT_LIST_HEAD(&ev->links);
 	INIT_LIST_HEAD(&ev->batch);
 	INIT_LIST_HEAD(&ev->class.fields);
-	ev->head = head;
+	ev->head = probe_event_head_of(ops, def);
 	ev->ops = ops;
-	ev->layout = probe_prog_compile(def, probe_event_head_size(head));
+	ev->layout = probe_prog_compile(def, probe_event_head_size(ev->head));
 	if (IS_ERR(ev->layout)) {
 		int ret = PTR_ERR(ev->layout);
 
@@ -157,12 +155,34 @@ struct probe_event *probe_event_alloc(const struct tpp_def *def, enum probe_even
 	ev->funcs.trace = probe_event_print;
 	ev->call.event.funcs = &ev->funcs;
 	ev->call.class = &ev->class;
-	ev->call.flags = type_flag;
+	ev->call.flags = ops->type_flag;
 	ev->call.data = ev;
 	ev->class.fields_array = probe_event_fields_array;
 	ev->class.reg = probe_event_reg;
 	ev->off_gp = get_completed_synchronize_rcu();
 	return ev;
+}
+
+/**
+ * probe_event_new - a new, unregistered probe event for a parsed definition
+ * @def: gives the group, the event name and the fields
+ * @ops: the probe type's callbacks; &probe_event_ops.init_event has run
+ *
+ * Return: the event, with no probe on it, or an ERR_PTR().
+ */
+struct probe_event *probe_event_new(const struct tpp_def *def,
+				    const struct probe_event_ops *ops)
+{
+	struct probe_event *ev = probe_event_alloc(def, ops);
+	int ret;
+
+	if (IS_ERR(ev) || !ops->init_event)
+		return ev;
+	ret = ops->init_event(ev);
+	if (!ret)
+		return ev;
+	probe_event_free(ev);
+	return ERR_PTR(ret);
 }
 
 /**
@@ -175,6 +195,7 @@ void probe_event_free(struct probe_event *ev)
 		return;
 	WARN_ON_ONCE(!list_empty(&ev->batch));
 	probe_prog_free(ev->layout);
+	kfree(ev->data);
 	kfree(ev->call.print_fmt);
 	kfree(ev->call.name);
 	kfree(ev->class.system);
@@ -219,7 +240,7 @@ struct probe_event *probe_event_find(const char *group, const char *event)
 
 /**
  * probe_event_register - make the event visible under events/GRP/EVENT
- * @ev: from probe_event_alloc()
+ * @ev: from probe_event_new()
  *
  * The caller found the name free with probe_event_find() and has held event_mutex
  * since: every probe type looks the name up anyway, to append to an event
@@ -322,6 +343,219 @@ int probe_event_unregister(struct probe_event *ev)
 		return ret;
 	if (!marked && poll_state_synchronize_rcu(ev->off_gp))
 		probe_event_marked(true);
+	return 0;
+}
+
+/* ---- Probes on their events ---- */
+
+/**
+ * probe_event_init_probe - set up what every probe type's probe shares
+ * @tp: the probe, zeroed
+ * @def: its definition, which it takes over
+ * @ops: its type's callbacks
+ * @dyn_ops: its type's dyn_event operations
+ *
+ * Compiles the fetch program for the record header the type's events have.
+ *
+ * Return: 0 or a negative errno; either way probe_event_destroy_probe()
+ * releases what @tp holds.
+ */
+int probe_event_init_probe(struct trace_probe *tp, struct tpp_def *def,
+			   const struct probe_event_ops *ops,
+			   struct dyn_event_operations *dyn_ops)
+{
+	enum probe_event_head head = probe_event_head_of(ops, def);
+	int ret;
+
+	tp->def = def;
+	INIT_LIST_HEAD(&tp->member);
+	dyn_event_init(&tp->devent, dyn_ops);
+	tp->prog = probe_prog_compile(def, probe_event_head_size(head));
+	if (!IS_ERR(tp->prog))
+		return 0;
+	ret = PTR_ERR(tp->prog);
+	tp->prog = NULL;
+	return ret;
+}
+
+/**
+ * probe_event_destroy_probe - release the definition and program of a probe
+ * @tp: a probe on no event
+ */
+void probe_event_destroy_probe(struct trace_probe *tp)
+{
+	probe_prog_free(tp->prog);
+	tpp_free(tp->def);
+	tp->prog = NULL;
+	tp->def = NULL;
+}
+
+/**
+ * probe_event_link - put a probe on an event, last
+ * @ev: the event
+ * @tp: a probe on no event
+ */
+void probe_event_link(struct probe_event *ev, struct trace_probe *tp)
+{
+	tp->ev = ev;
+	list_add_tail(&tp->member, &ev->members);
+}
+
+/**
+ * probe_event_unlink - take a probe off its event
+ * @tp: the probe, on an event or on none
+ *
+ * The last probe out frees the event, which must be out of tracefs.
+ */
+void probe_event_unlink(struct trace_probe *tp)
+{
+	struct probe_event *ev = tp->ev;
+
+	list_del_init(&tp->member);
+	tp->ev = NULL;
+	if (ev && list_empty(&ev->members))
+		probe_event_free(ev);
+}
+
+/*
+ * The probe point of @tp, just linked, did not register: take @tp off its
+ * event, and the event out of tracefs when nothing else is on it (a new
+ * one).  Nobody can have enabled or opened that event: event_mutex has been
+ * held since it was registered.
+ */
+static void probe_event_unlink_failed(struct trace_probe *tp)
+{
+	struct probe_event *ev = tp->ev;
+
+	if (list_is_singular(&ev->members) &&
+	    WARN_ON_ONCE(probe_event_unregister(ev))) {
+		/* still in tracefs: leave it empty rather than free it */
+		list_del_init(&tp->member);
+		tp->ev = NULL;
+		return;
+	}
+	probe_event_unlink(tp);
+}
+
+/*
+ * Put @tp on @ev, register its probe point and list it.  On failure nothing
+ * is left behind: @tp is off @ev, and a new event that would stay empty is
+ * removed.
+ */
+static int probe_event_attach(struct trace_probe *tp, struct probe_event *ev,
+			      struct tpp_error *err)
+{
+	int ret;
+
+	probe_event_link(ev, tp);
+	ret = ev->ops->attach ? ev->ops->attach(tp) : 0;
+	if (ret) {
+		probe_event_unlink_failed(tp);
+		return probe_event_register_error(tp->def->place_pos, ret, err);
+	}
+	dyn_event_add(&tp->devent, &ev->call);
+	return 0;
+}
+
+/* Whether @b would duplicate a probe of @ev */
+static bool probe_event_has_same(struct probe_event *ev, const struct trace_probe *b)
+{
+	const struct probe_event_ops *ops = ev->ops;
+	struct trace_probe *a;
+
+	probe_event_for_each_probe(ev, a)
+		if (tpp_same_probe(a->def, b->def) &&
+		    (!ops->same_place || ops->same_place(a, b)))
+			return true;
+	return false;
+}
+
+/* Same fields, a place not probed yet: then @tp joins @ev */
+static int probe_event_append(struct trace_probe *tp, struct probe_event *ev,
+			      struct tpp_error *err)
+{
+	int ret;
+
+	ret = tpp_check_append(probe_event_first(ev)->def, tp->def, err);
+	if (ret)
+		return ret;
+	if (probe_event_has_same(ev, tp))
+		return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
+	return probe_event_attach(tp, ev, err);
+}
+
+static int probe_event_add_new(struct trace_probe *tp, const struct probe_event_ops *ops,
+			       struct tpp_error *err)
+{
+	struct probe_event *ev;
+	int ret;
+
+	ev = probe_event_new(tp->def, ops);
+	if (IS_ERR(ev))
+		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
+	ret = probe_event_register(ev);
+	if (!ret)
+		return probe_event_attach(tp, ev, err);
+	probe_event_free(ev);
+	if (ret == -EEXIST)
+		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
+	pr_warn("Failed to register probe event(%d)\n", ret);
+	return probe_event_register_error(tp->def->place_pos, ret, err);
+}
+
+/**
+ * probe_event_add_probe - put a new probe on its event, existing or new
+ * @tp: from probe_event_init_probe(), on no event
+ * @ops: its type's callbacks
+ * @err: the error, if any
+ *
+ * The event of @tp's group and name takes it when it is of the same type,
+ * the type appends (not &probe_event_ops.single), and its checks and
+ * tpp_check_append() pass; without such an event, @tp gets a new one.  Its
+ * probe point is registered (&probe_event_ops.attach), and it is listed.
+ * Takes event_mutex.
+ *
+ * Return: 0, or a negative errno with the error in @err; then @tp is on no
+ * event and nothing of it is left in tracefs.
+ */
+int probe_event_add_probe(struct trace_probe *tp, const struct probe_event_ops *ops,
+			  struct tpp_error *err)
+{
+	struct probe_event *ev;
+	int ret;
+
+	guard(mutex)(&event_mutex);
+	ev = probe_event_find(tp->def->group, tp->def->event);
+	if (!IS_ERR_OR_NULL(ev) && ev->ops != ops)
+		ev = ERR_PTR(-EEXIST);
+	ret = ops->check ? ops->check(tp, IS_ERR(ev) ? NULL : ev, err) : 0;
+	if (ret)
+		return ret;
+	if (IS_ERR(ev) || (ev && ops->single))
+		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
+	if (ev)
+		return probe_event_append(tp, ev, err);
+	return probe_event_add_new(tp, ops, err);
+}
+
+/*
+ * Take a listed probe out: the event out of tracefs first when @tp is its
+ * last probe, then unregister @tp's probe point (&probe_event_ops.detach),
+ * unlist @tp and take it off the event, which goes with its last probe.
+ * @tp is left for its type to free.  Returns 0, or -EBUSY, changing
+ * nothing, while that event is enabled or in use.
+ */
+static int probe_event_remove_probe(struct trace_probe *tp)
+{
+	struct probe_event *ev = tp->ev;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&ev->members) && probe_event_unregister(ev))
+		return -EBUSY;
+	if (ev->ops->detach)
+		ev->ops->detach(tp);
+	dyn_event_remove(&tp->devent);
+	probe_event_unlink(tp);
 	return 0;
 }
 
@@ -727,6 +961,117 @@ bool probe_event_match_args(const struct tpp_def *def, int argc, const char **ar
 			return false;
 	}
 	return true;
+}
+
+/* ---- dyn_event operations every probe type shares ---- */
+
+/* "KIND[N]": the letter as written, and a return probe's maxactive */
+static void probe_event_list_kind(struct seq_file *m, const struct trace_probe *tp)
+{
+	const struct tpp_def *def = tp->def;
+
+	seq_putc(m, def->kind);
+	if (def->is_return && def->maxactive)
+		seq_printf(m, "%u", def->maxactive);
+}
+
+/**
+ * probe_event_dyn_show - &dyn_event_operations.show of a probe type
+ * @m: the listing
+ * @devent: a probe's
+ *
+ * Prints "KIND:GRP/EVENT PLACE NAME=FETCHARG..." as the definition is
+ * written back.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int probe_event_dyn_show(struct seq_file *m, struct dyn_event *devent)
+{
+	const struct trace_probe *tp = to_trace_probe(devent);
+	const struct probe_event_ops *ops = tp->ev->ops;
+	char *place = ops->list_place(tp);
+
+	if (!place)
+		return -ENOMEM;
+	if (ops->list_kind)
+		ops->list_kind(m, tp);
+	else
+		probe_event_list_kind(m, tp);
+	seq_printf(m, ":%s/%s %s", probe_event_group(tp->ev), probe_event_name(tp->ev),
+		   place);
+	probe_event_show_args(m, tp->def);
+	seq_putc(m, '\n');
+	kfree(place);
+	return 0;
+}
+
+/**
+ * probe_event_dyn_busy - &dyn_event_operations.is_busy of a probe type
+ * @devent: a probe's
+ *
+ * Return: whether the probe's event is enabled.
+ */
+bool probe_event_dyn_busy(struct dyn_event *devent)
+{
+	return probe_event_enabled(to_trace_probe(devent)->ev);
+}
+
+/**
+ * probe_event_dyn_free - &dyn_event_operations.free of a probe type
+ * @devent: a probe's
+ *
+ * Takes the probe out, its event with it when it is the last probe, and
+ * frees it (&probe_event_ops.free_probe).
+ *
+ * Return: 0, or -EBUSY, changing nothing.  Caller holds event_mutex.
+ */
+int probe_event_dyn_free(struct dyn_event *devent)
+{
+	struct trace_probe *tp = to_trace_probe(devent);
+	const struct probe_event_ops *ops = tp->ev->ops;
+	int ret = probe_event_remove_probe(tp);
+
+	if (!ret)
+		ops->free_probe(tp);
+	return ret;
+}
+
+static bool probe_event_match_place(const struct trace_probe *tp, const char *word)
+{
+	const struct probe_event_ops *ops = tp->ev->ops;
+	char *place;
+	bool same;
+
+	if (ops->match_place)
+		return ops->match_place(tp, word);
+	place = ops->list_place(tp);
+	same = place && !strcmp(place, word);
+	kfree(place);
+	return same;
+}
+
+/**
+ * probe_event_dyn_match - &dyn_event_operations.match of a probe type
+ * @system: GRP of "-:[GRP/]EVENT [PLACE [ARG...]]", or NULL
+ * @event: EVENT, or ""
+ * @argc: words after the name
+ * @argv: PLACE, then "NAME=FETCHARG" each
+ * @devent: a probe's
+ *
+ * Return: true when the name, the place and the leading arguments given
+ * match the probe.
+ */
+bool probe_event_dyn_match(const char *system, const char *event, int argc,
+			   const char **argv, struct dyn_event *devent)
+{
+	const struct trace_probe *tp = to_trace_probe(devent);
+
+	if (!probe_event_match_name(tp->ev, system, event))
+		return false;
+	if (!argc)
+		return true;
+	return probe_event_match_place(tp, argv[0]) &&
+	       probe_event_match_args(tp->def, argc - 1, argv + 1);
 }
 
 /* ---- The tracefs files that list a probe type's events ---- */

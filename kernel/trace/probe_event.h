@@ -2,8 +2,9 @@
 /*
  * The event side of a probe: one ftrace event (events/GRP/EVENT) that one or
  * more probe points write.  A probe type (kprobe, ...) embeds nothing of it;
- * it allocates a struct probe_event, links its probe points to it and tells it, by
- * &probe_event_ops, how to arm and disarm them.
+ * its probes embed a struct trace_probe, which the shared flow here puts on
+ * an event, new or existing, and takes off again.  The type tells the event,
+ * by &probe_event_ops, how to register, arm, list and free its probes.
  *
  * The event owns its record layout: a fetch program compiled from the first
  * definition, kept until the event goes, so that the trace buffer can be
@@ -20,9 +21,11 @@
 #include <linux/list.h>
 #include <linux/trace_events.h>
 
+#include "trace_dynevent.h"
 #include "probe_fetch.h"
 
 struct probe_event;
+struct trace_probe;
 struct trace_seq;
 
 /* What a record starts with after struct trace_entry */
@@ -52,6 +55,27 @@ enum probe_event_head {
  *	given the record's header words after struct trace_entry; without
  *	it, the probed ip symbolically (and the return site for
  *	PROBE_HEAD_RET)
+ * @type_flag: TRACE_EVENT_FL_KPROBE and the like, for the type's events
+ * @head: record header of the type's entry probes; return probes have
+ *	PROBE_HEAD_RET
+ * @single: an event has one probe only: a name in use is refused
+ * @init_event: optional: set up a new event (&probe_event.data, its
+ *	class) before it is registered; 0 or a negative errno
+ * @check: optional: the type's own checks before @tp goes on @ev, the
+ *	type's event of that name (NULL when there is none); 0, or a negative
+ *	errno with the error in @err
+ * @same_place: optional: whether two probes whose definitions give the
+ *	same place probe the same object; without it, they do
+ * @attach: optional: register the probe point of @tp, which is on its
+ *	event; 0 or a negative errno, in which case nothing is registered
+ * @detach: optional: undo @attach, as the probe is taken out
+ * @free_probe: free the type's probe object; see probe_event_dyn_free()
+ * @list_kind: optional: the kind of a listing line ("r16"); without it,
+ *	&tpp_def.kind and, for a return probe, &tpp_def.maxactive if set
+ * @list_place: the place as a listing line shows it, in a new string
+ *	(kfree() it), or NULL without memory
+ * @match_place: optional: whether the place word of a "-:" line names
+ *	@tp; without it, the word must be what @list_place gives
  *
  * @arm and @disarm see the event go from disabled to enabled anywhere and
  * back; @file_on and @file_off see every instance, for probe types whose
@@ -66,6 +90,20 @@ struct probe_event_ops {
 	void (*file_off)(struct probe_event *ev, struct trace_event_file *file);
 	void (*show_place)(struct probe_event *ev, struct trace_seq *s,
 			   const unsigned long *head);
+	int type_flag;
+	enum probe_event_head head;
+	bool single;
+	int (*init_event)(struct probe_event *ev);
+	int (*check)(struct trace_probe *tp, struct probe_event *ev,
+		     struct tpp_error *err);
+	bool (*same_place)(const struct trace_probe *a,
+			   const struct trace_probe *b);
+	int (*attach)(struct trace_probe *tp);
+	void (*detach)(struct trace_probe *tp);
+	void (*free_probe)(struct trace_probe *tp);
+	void (*list_kind)(struct seq_file *m, const struct trace_probe *tp);
+	char *(*list_place)(const struct trace_probe *tp);
+	bool (*match_place)(const struct trace_probe *tp, const char *word);
 };
 
 /**
@@ -84,7 +122,7 @@ struct probe_event_ops {
  * @off_gp: RCU state when a trace file last stopped taking its records
  * @layout: record layout and print format, owned
  * @ops: the probe type's callbacks
- * @data: the probe type's, for the whole event; it frees it
+ * @data: the probe type's, for the whole event; kfree()d with the event
  */
 struct probe_event {
 	struct trace_event_call call;
@@ -118,6 +156,41 @@ struct probe_event_link {
 #define probe_event_for_each_file(ev, link) \
 	list_for_each_entry_rcu(link, &(ev)->links, list)
 
+/**
+ * struct trace_probe - what every probe type's probe object starts with
+ * @devent: its entry on the dyn_event list (perf's one-off probes have
+ *	none)
+ * @member: in &probe_event.members
+ * @ev: the event it writes; NULL while it is on none
+ * @def: the parsed definition, owned
+ * @prog: the compiled fetch program, owned
+ *
+ * struct trace_kprobe, trace_fprobe, trace_eprobe and trace_uprobe embed
+ * it as their member tp.  It changes under event_mutex; the hit path reads
+ * @ev and @prog, which stay while the probe point is registered.
+ */
+struct trace_probe {
+	struct dyn_event devent;
+	struct list_head member;
+	struct probe_event *ev;
+	struct tpp_def *def;
+	struct probe_prog *prog;
+};
+
+static inline struct trace_probe *to_trace_probe(struct dyn_event *devent)
+{
+	return container_of(devent, struct trace_probe, devent);
+}
+
+/* The first probe of @ev, or NULL */
+static inline struct trace_probe *probe_event_first(struct probe_event *ev)
+{
+	return list_first_entry_or_null(&ev->members, struct trace_probe, member);
+}
+
+#define probe_event_for_each_probe(ev, tp) \
+	list_for_each_entry(tp, &(ev)->members, member)
+
 static inline struct probe_event *probe_event_from_call(struct trace_event_call *call)
 {
 	return call->data;
@@ -147,14 +220,28 @@ static inline unsigned int probe_event_head_size(enum probe_event_head head)
 	return sizeof(struct trace_entry) + words[head] * sizeof(unsigned long);
 }
 
-struct probe_event *probe_event_alloc(const struct tpp_def *def, enum probe_event_head head,
-				      const struct probe_event_ops *ops, int type_flag);
+struct probe_event *probe_event_new(const struct tpp_def *def,
+				    const struct probe_event_ops *ops);
 void probe_event_free(struct probe_event *ev);
 int probe_event_register(struct probe_event *ev);
 bool probe_event_busy(struct probe_event *ev);
 int probe_event_unregister(struct probe_event *ev);
 struct probe_event *probe_event_find(const char *group, const char *event);
 int probe_event_reg(struct trace_event_call *call, enum trace_reg type, void *data);
+
+int probe_event_init_probe(struct trace_probe *tp, struct tpp_def *def,
+			   const struct probe_event_ops *ops,
+			   struct dyn_event_operations *dyn_ops);
+void probe_event_destroy_probe(struct trace_probe *tp);
+void probe_event_link(struct probe_event *ev, struct trace_probe *tp);
+void probe_event_unlink(struct trace_probe *tp);
+int probe_event_add_probe(struct trace_probe *tp, const struct probe_event_ops *ops,
+			  struct tpp_error *err);
+int probe_event_dyn_show(struct seq_file *m, struct dyn_event *devent);
+bool probe_event_dyn_busy(struct dyn_event *devent);
+int probe_event_dyn_free(struct dyn_event *devent);
+bool probe_event_dyn_match(const char *system, const char *event, int argc,
+			   const char **argv, struct dyn_event *devent);
 
 struct seq_file;
 struct dyn_event;

@@ -39,21 +39,13 @@
 
 /**
  * struct trace_eprobe - one event probe
- * @devent: our entry on the dyn_event list
- * @member: in the event's member list (an eprobe event has one member)
- * @ev: the event this probe writes
- * @def: the parsed definition
- * @prog: the compiled fetch program
+ * @tp: what every probe type's probe has (an eprobe event has one probe)
  * @src: the attached event, referenced for as long as we live
  * @filter: FILTER of the definition, on @src's fields, or NULL
  * @hooks: struct te_hook, one per trace instance we are enabled in
  */
 struct trace_eprobe {
-	struct dyn_event devent;
-	struct list_head member;
-	struct probe_event *ev;
-	struct tpp_def *def;
-	struct probe_prog *prog;
+	struct trace_probe tp;
 	struct trace_event_call *src;
 	char *filter;
 	struct list_head hooks;
@@ -78,16 +70,20 @@ struct te_hook {
 	bool gone;
 };
 
+/* Defined with their callbacks, below */
 static struct dyn_event_operations te_dyn_ops;
+static const struct probe_event_ops te_event_ops;
 
-static inline struct trace_eprobe *to_te(struct dyn_event *ev)
+static inline struct trace_eprobe *te_of(const struct trace_probe *tp)
 {
-	return container_of(ev, struct trace_eprobe, devent);
+	return container_of(tp, struct trace_eprobe, tp);
 }
 
 static struct trace_eprobe *te_first(struct probe_event *ev)
 {
-	return list_first_entry_or_null(&ev->members, struct trace_eprobe, member);
+	struct trace_probe *tp = probe_event_first(ev);
+
+	return tp ? te_of(tp) : NULL;
 }
 
 static const char *te_src_system(const struct trace_eprobe *te)
@@ -102,7 +98,7 @@ static void te_trigger(struct event_trigger_data *data,
 		       struct ring_buffer_event *rbe)
 {
 	struct te_hook *hook = container_of(data, struct te_hook, trig);
-	const struct probe_prog *prog = hook->te->prog;
+	const struct probe_prog *prog = hook->te->tp.prog;
 	struct trace_event_buffer fbuffer;
 	unsigned int size;
 	void *entry;
@@ -235,14 +231,6 @@ static void te_show_place(struct probe_event *ev, struct trace_seq *s,
 				 trace_event_name(te->src));
 }
 
-static const struct probe_event_ops te_event_ops = {
-	.arm = te_arm,
-	.disarm = te_disarm,
-	.file_on = te_file_on,
-	.file_off = te_file_off,
-	.show_place = te_show_place,
-};
-
 /* ---- Life cycle ---- */
 
 static void te_free(struct trace_eprobe *te)
@@ -252,49 +240,8 @@ static void te_free(struct trace_eprobe *te)
 	if (te->src)
 		trace_event_put_ref(te->src);
 	kfree(te->filter);
-	probe_prog_free(te->prog);
-	tpp_free(te->def);
+	probe_event_destroy_probe(&te->tp);
 	kfree(te);
-}
-
-/* Take @te out with its event; -EBUSY, changing nothing, while in use */
-static int te_unregister(struct trace_eprobe *te)
-{
-	lockdep_assert_held(&event_mutex);
-	if (probe_event_unregister(te->ev))
-		return -EBUSY;
-	dyn_event_remove(&te->devent);
-	list_del_init(&te->member);
-	probe_event_free(te->ev);
-	te->ev = NULL;
-	return 0;
-}
-
-/* Make @te's event and list it; 0 or an error in @err */
-static int te_register(struct trace_eprobe *te, struct tpp_error *err)
-{
-	struct probe_event *ev;
-	int ret;
-
-	lockdep_assert_held(&event_mutex);
-	if (probe_event_find(te->def->group, te->def->event))
-		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
-	ev = probe_event_alloc(te->def, PROBE_HEAD_NONE, &te_event_ops,
-		       TRACE_EVENT_FL_EPROBE);
-	if (IS_ERR(ev))
-		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
-	te->ev = ev;
-	list_add_tail(&te->member, &ev->members);
-	ret = probe_event_register(ev);
-	if (ret) {
-		list_del_init(&te->member);
-		te->ev = NULL;
-		probe_event_free(ev);
-		return tpp_error_set(err, ret == -EEXIST ? TPP_E_EVENT_EXISTS :
-				     TPP_E_NONE, 0, ret);
-	}
-	dyn_event_add(&te->devent, &ev->call);
-	return 0;
 }
 
 /* ---- Parsing "e[:NAME] SYSTEM.EVENT [ARGS] [if FILTER]" ---- */
@@ -484,7 +431,7 @@ static int te_fill_def(struct tpp_def *def, const char *cmd,
 /* ---- Creating a probe from its definition ---- */
 
 static struct trace_eprobe *te_alloc(struct trace_event_call *src, const char *cmd,
-			   const struct te_head *h)
+				     const struct te_head *h)
 {
 	struct trace_eprobe *te = kzalloc(sizeof(*te), GFP_KERNEL);
 
@@ -493,9 +440,7 @@ static struct trace_eprobe *te_alloc(struct trace_event_call *src, const char *c
 		return NULL;
 	}
 	te->src = src;
-	INIT_LIST_HEAD(&te->member);
 	INIT_LIST_HEAD(&te->hooks);
-	dyn_event_init(&te->devent, &te_dyn_ops);
 	if (h->filter) {
 		te->filter = kstrdup(cmd + h->filter, GFP_KERNEL);
 		if (!te->filter) {
@@ -510,26 +455,20 @@ static struct trace_eprobe *te_alloc(struct trace_event_call *src, const char *c
 static int te_build(struct trace_eprobe *te, const char *cmd, const struct te_head *h,
 		    struct tpp_error *err)
 {
+	struct tpp_def *def;
 	int ret;
 
-	te->def = te_parse_args(cmd, h, te->src, err);
-	if (IS_ERR(te->def)) {
-		ret = PTR_ERR(te->def);
-		te->def = NULL;
-		return ret;
-	}
-	if (te_fill_def(te->def, cmd, h))
+	def = te_parse_args(cmd, h, te->src, err);
+	if (IS_ERR(def))
+		return PTR_ERR(def);
+	if (te_fill_def(def, cmd, h)) {
+		tpp_free(def);
 		return tpp_error_set(err, TPP_E_NONE, 0, -ENOMEM);
-	te->prog = probe_prog_compile(te->def, probe_event_head_size(PROBE_HEAD_NONE));
-	if (IS_ERR(te->prog)) {
-		ret = PTR_ERR(te->prog);
-		te->prog = NULL;
-		return tpp_error_set(err, TPP_E_NONE, 0, ret);
 	}
-	mutex_lock(&event_mutex);
-	ret = te_register(te, err);
-	mutex_unlock(&event_mutex);
-	return ret;
+	ret = probe_event_init_probe(&te->tp, def, &te_event_ops, &te_dyn_ops);
+	if (ret)
+		return tpp_error_set(err, TPP_E_NONE, 0, ret);
+	return probe_event_add_probe(&te->tp, &te_event_ops, err);
 }
 
 /* Errors come in 6.12's order: names, event, filter, arguments, exists */
@@ -569,35 +508,18 @@ static int te_dyn_create(const char *raw)
 
 /* ---- dyn_event operations: listing, matching, removal ---- */
 
-static int te_dyn_show(struct seq_file *m, struct dyn_event *ev)
+static char *te_list_place(const struct trace_probe *tp)
 {
-	struct trace_eprobe *te = to_te(ev);
+	const struct trace_eprobe *te = te_of(tp);
 
-	seq_printf(m, "e:%s/%s %s.%s", probe_event_group(te->ev), probe_event_name(te->ev),
-		   te_src_system(te), trace_event_name(te->src));
-	probe_event_show_args(m, te->def);
-	seq_putc(m, '\n');
-	return 0;
-}
-
-static bool te_dyn_busy(struct dyn_event *ev)
-{
-	return probe_event_enabled(to_te(ev)->ev);
-}
-
-static int te_dyn_free(struct dyn_event *ev)
-{
-	struct trace_eprobe *te = to_te(ev);
-	int ret = te_unregister(te);
-
-	if (!ret)
-		te_free(te);
-	return ret;
+	return kasprintf(GFP_KERNEL, "%s.%s", te_src_system(te),
+			 trace_event_name(te->src));
 }
 
 /* "SYSTEM.EVENT" or "SYSTEM/EVENT" names the attached event */
-static bool te_match_src(const struct trace_eprobe *te, const char *word)
+static bool te_match_place(const struct trace_probe *tp, const char *word)
 {
+	const struct trace_eprobe *te = te_of(tp);
 	const char *sys = te_src_system(te);
 	size_t n = strlen(sys);
 
@@ -605,25 +527,30 @@ static bool te_match_src(const struct trace_eprobe *te, const char *word)
 	       !strcmp(word + n + 1, trace_event_name(te->src));
 }
 
-/* "-:[GRP/]EVENT [SYSTEM.EVENT [ARG...]]" */
-static bool te_dyn_match(const char *system, const char *event,
-			 int argc, const char **argv, struct dyn_event *ev)
+static void te_free_probe(struct trace_probe *tp)
 {
-	struct trace_eprobe *te = to_te(ev);
-
-	if (!probe_event_match_name(te->ev, system, event))
-		return false;
-	if (!argc)
-		return true;
-	return te_match_src(te, argv[0]) &&
-	       probe_event_match_args(te->def, argc - 1, argv + 1);
+	te_free(te_of(tp));
 }
 
+static const struct probe_event_ops te_event_ops = {
+	.arm = te_arm,
+	.disarm = te_disarm,
+	.file_on = te_file_on,
+	.file_off = te_file_off,
+	.show_place = te_show_place,
+	.type_flag = TRACE_EVENT_FL_EPROBE,
+	.head = PROBE_HEAD_NONE,
+	.single = true,
+	.free_probe = te_free_probe,
+	.list_place = te_list_place,
+	.match_place = te_match_place,
+};
+
 static struct dyn_event_operations te_dyn_ops = {
-	.match = te_dyn_match,
-	.is_busy = te_dyn_busy,
-	.show = te_dyn_show,
-	.free = te_dyn_free,
+	.match = probe_event_dyn_match,
+	.is_busy = probe_event_dyn_busy,
+	.show = probe_event_dyn_show,
+	.free = probe_event_dyn_free,
 	.create = te_dyn_create,
 };
 

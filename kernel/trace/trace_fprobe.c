@@ -45,12 +45,8 @@
 
 /**
  * struct trace_fprobe - one fprobe or tprobe of a probe event
- * @devent: our entry on the dyn_event list
- * @member: in the event's member list
- * @ev: the event this probe writes
- * @def: the parsed definition; @def->kind is 'f' or 't', @def->symbol the
- *	function ("[MOD:]SYM") or the tracepoint name
- * @prog: the compiled fetch program
+ * @tp: what every probe type's probe has; @tp.def->kind is 'f' or 't',
+ *	@tp.def->symbol the function ("[MOD:]SYM") or the tracepoint name
  * @tpoint: a tprobe's tracepoint; NULL while its module is not loaded
  * @mod: the module @tpoint lives in, or NULL; not referenced: the module
  *	notifier clears it before the module goes
@@ -61,19 +57,16 @@
  * @tpoint, @mod, @registered and @fp change under event_mutex.
  */
 struct trace_fprobe {
-	struct dyn_event devent;
-	struct list_head member;
-	struct probe_event *ev;
-	struct tpp_def *def;
-	struct probe_prog *prog;
+	struct trace_probe tp;
 	struct tracepoint *tpoint;
 	struct module *mod;
 	bool registered;
 	struct fprobe fp;
 };
 
-/* Defined with its callbacks, below; is_tf() only needs its address */
+/* Defined with their callbacks, below */
 static struct dyn_event_operations tf_dyn_ops;
+static const struct probe_event_ops tf_event_ops;
 
 static inline bool is_tf(struct dyn_event *ev)
 {
@@ -82,22 +75,22 @@ static inline bool is_tf(struct dyn_event *ev)
 
 static inline struct trace_fprobe *to_tf(struct dyn_event *ev)
 {
-	return container_of(ev, struct trace_fprobe, devent);
+	return container_of(ev, struct trace_fprobe, tp.devent);
+}
+
+static inline struct trace_fprobe *tf_of(const struct trace_probe *tp)
+{
+	return container_of(tp, struct trace_fprobe, tp);
 }
 
 static inline bool tf_is_return(const struct trace_fprobe *tf)
 {
-	return tf->def->is_return;
+	return tf->tp.def->is_return;
 }
 
 static inline bool tf_is_tpoint(const struct trace_fprobe *tf)
 {
-	return tf->def->kind == 't';
-}
-
-static struct trace_fprobe *tf_first(struct probe_event *ev)
-{
-	return list_first_entry_or_null(&ev->members, struct trace_fprobe, member);
+	return tf->tp.def->kind == 't';
 }
 
 /* ---- The hit path ---- */
@@ -127,14 +120,14 @@ static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	size = tf->prog->fixed_size +
-	       probe_prog_hit_size(tf->prog, regs, edata, &cache);
+	size = tf->tp.prog->fixed_size +
+	       probe_prog_hit_size(tf->tp.prog, regs, edata, &cache);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
 	tf_fill_head(tf, rec, entry_ip, ret_ip);
-	probe_prog_store(tf->prog, regs, edata, rec, size, &cache);
+	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -144,7 +137,7 @@ static void tf_trace(const struct trace_fprobe *tf, struct pt_regs *regs,
 {
 	struct probe_event_link *link;
 
-	probe_event_for_each_file(tf->ev, link)
+	probe_event_for_each_file(tf->tp.ev, link)
 		tf_trace_one(tf, link->file, regs, edata, entry_ip, ret_ip);
 }
 
@@ -156,8 +149,8 @@ static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 		    const unsigned long *edata, unsigned long entry_ip,
 		    unsigned long ret_ip)
 {
-	struct trace_event_call *call = &tf->ev->call;
-	unsigned int fixed = tf->prog->fixed_size, dsize;
+	struct trace_event_call *call = &tf->tp.ev->call;
+	unsigned int fixed = tf->tp.prog->fixed_size, dsize;
 	struct probe_cache cache __uninitialized;
 	struct hlist_head *head;
 	int size, rctx;
@@ -166,7 +159,7 @@ static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		return;
-	dsize = probe_prog_hit_size(tf->prog, regs, edata, &cache);
+	dsize = probe_prog_hit_size(tf->tp.prog, regs, edata, &cache);
 	/* perf adds a u32 size in front; keep the whole u64 aligned */
 	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
@@ -176,7 +169,7 @@ static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 		return;
 	memset(rec + fixed, 0, size - fixed);
 	tf_fill_head(tf, rec, entry_ip, ret_ip);
-	probe_prog_store(tf->prog, regs, edata, rec, size, &cache);
+	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
 }
@@ -194,7 +187,7 @@ static void tf_hit(const struct trace_fprobe *tf, struct pt_regs *regs,
 		   const unsigned long *edata, unsigned long entry_ip,
 		   unsigned long ret_ip)
 {
-	unsigned int flags = READ_ONCE(tf->ev->flags);
+	unsigned int flags = READ_ONCE(tf->tp.ev->flags);
 
 	if (flags & PROBE_EVENT_F_TRACE)
 		tf_trace(tf, regs, edata, entry_ip, ret_ip);
@@ -221,7 +214,7 @@ static int tf_save_entry(struct fprobe *fp, unsigned long entry_ip,
 {
 	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
 
-	probe_prog_save_entry(tf->prog, regs, entry_data);
+	probe_prog_save_entry(tf->tp.prog, regs, entry_data);
 	return 0;
 }
 
@@ -233,7 +226,7 @@ static void tf_exit_handler(struct fprobe *fp, unsigned long entry_ip,
 {
 	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
 
-	tf_hit(tf, regs, tf->prog->nr_edata ? entry_data : NULL, entry_ip,
+	tf_hit(tf, regs, tf->tp.prog->nr_edata ? entry_data : NULL, entry_ip,
 	       ret_ip);
 }
 
@@ -257,15 +250,15 @@ static void tf_setup_fprobe(struct trace_fprobe *tf)
 	memset(fp, 0, sizeof(*fp));
 	if (tf_is_return(tf)) {
 		fp->exit_handler = tf_exit_handler;
-		fp->nr_maxactive = tf->def->maxactive;
-		if (tf->prog->nr_edata) {
+		fp->nr_maxactive = tf->tp.def->maxactive;
+		if (tf->tp.prog->nr_edata) {
 			fp->entry_handler = tf_save_entry;
-			fp->entry_data_size = probe_prog_edata_size(tf->prog);
+			fp->entry_data_size = probe_prog_edata_size(tf->tp.prog);
 		}
 	} else {
 		fp->entry_handler = tf_entry_handler;
 	}
-	if (!probe_event_enabled(tf->ev))
+	if (!probe_event_enabled(tf->tp.ev))
 		fp->flags |= FPROBE_FL_DISABLED;
 }
 
@@ -293,7 +286,7 @@ static int tf_register_tpoint(struct trace_fprobe *tf)
  */
 static int tf_register_by_name(struct trace_fprobe *tf)
 {
-	return register_fprobe(&tf->fp, tf->def->symbol, NULL);
+	return register_fprobe(&tf->fp, tf->tp.def->symbol, NULL);
 }
 
 /* Register @tf, armed when its event is enabled; a waiting tprobe waits */
@@ -307,7 +300,7 @@ static int tf_register_fprobe(struct trace_fprobe *tf)
 		return ret;
 	if (tf->registered)
 		return -EINVAL;
-	ret = probe_prog_resolve_symbols(tf->prog, tf_sym_lookup, NULL);
+	ret = probe_prog_resolve_symbols(tf->tp.prog, tf_sym_lookup, NULL);
 	if (ret)
 		return ret;
 	if (tf_is_tpoint(tf) && !tf->tpoint)
@@ -337,7 +330,7 @@ static void tf_disarm(struct probe_event *ev)
 {
 	struct trace_fprobe *tf;
 
-	list_for_each_entry(tf, &ev->members, member)
+	list_for_each_entry(tf, &ev->members, tp.member)
 		if (tf->registered)
 			disable_fprobe(&tf->fp);
 }
@@ -346,16 +339,11 @@ static int tf_arm(struct probe_event *ev)
 {
 	struct trace_fprobe *tf;
 
-	list_for_each_entry(tf, &ev->members, member)
+	list_for_each_entry(tf, &ev->members, tp.member)
 		if (tf->registered)
 			enable_fprobe(&tf->fp);
 	return 0;
 }
-
-static const struct probe_event_ops tf_event_ops = {
-	.arm = tf_arm,
-	.disarm = tf_disarm,
-};
 
 /* ---- Life cycle of a probe ---- */
 
@@ -363,14 +351,13 @@ static void tf_free(struct trace_fprobe *tf)
 {
 	if (!tf)
 		return;
-	probe_prog_free(tf->prog);
-	tpp_free(tf->def);
+	probe_event_destroy_probe(&tf->tp);
 	kfree(tf);
 }
 
 /* A probe for @def, which it takes over, not yet on any event */
 static struct trace_fprobe *tf_alloc(struct tpp_def *def, struct tracepoint *tpoint,
-			   struct module *mod)
+				     struct module *mod)
 {
 	struct trace_fprobe *tf = kzalloc(sizeof(*tf), GFP_KERNEL);
 	int ret;
@@ -379,53 +366,14 @@ static struct trace_fprobe *tf_alloc(struct tpp_def *def, struct tracepoint *tpo
 		tpp_free(def);
 		return ERR_PTR(-ENOMEM);
 	}
-	tf->def = def;
 	tf->tpoint = tpoint;
 	tf->mod = mod;
-	INIT_LIST_HEAD(&tf->member);
-	dyn_event_init(&tf->devent, &tf_dyn_ops);
-	tf->prog = probe_prog_compile(def, probe_event_head_size(def->is_return ?
-				      PROBE_HEAD_RET : PROBE_HEAD_IP));
-	if (IS_ERR(tf->prog)) {
-		ret = PTR_ERR(tf->prog);
-		tf->prog = NULL;
+	ret = probe_event_init_probe(&tf->tp, def, &tf_event_ops, &tf_dyn_ops);
+	if (ret) {
 		tf_free(tf);
 		return ERR_PTR(ret);
 	}
 	return tf;
-}
-
-static void tf_link(struct trace_fprobe *tf, struct probe_event *ev)
-{
-	tf->ev = ev;
-	list_add_tail(&tf->member, &ev->members);
-}
-
-/* Take @tf off its event; the last one out frees the event */
-static void tf_unlink(struct trace_fprobe *tf)
-{
-	struct probe_event *ev = tf->ev;
-
-	list_del_init(&tf->member);
-	tf->ev = NULL;
-	if (ev && list_empty(&ev->members))
-		probe_event_free(ev);
-}
-
-/*
- * Take @tf out: unregister its fprobe, and the event with it when it is the
- * last probe.  Refuses with -EBUSY, changing nothing, while that event is
- * enabled or in use.
- */
-static int tf_unregister(struct trace_fprobe *tf)
-{
-	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&tf->ev->members) && probe_event_unregister(tf->ev))
-		return -EBUSY;
-	tf_unregister_fprobe(tf);
-	dyn_event_remove(&tf->devent);
-	tf_unlink(tf);
-	return 0;
 }
 
 /* ---- Tracepoints by name ---- */
@@ -638,74 +586,23 @@ static int tf_fill_def(struct tpp_def *def, const char *cmd,
 
 /* ---- Creating a probe from its definition ---- */
 
-/* Link @tf to @ev, register it and list it; on failure, unlink it */
-static int tf_attach(struct trace_fprobe *tf, struct probe_event *ev, struct tpp_error *err)
+static int tf_attach(struct trace_probe *tp)
 {
-	int ret;
-
-	tf_link(tf, ev);
-	ret = tf_register_fprobe(tf);
-	if (ret) {
-		if (list_is_singular(&ev->members))
-			probe_event_unregister(ev);
-		tf_unlink(tf);
-		return probe_event_register_error(tf->def->place_pos, ret, err);
-	}
-	dyn_event_add(&tf->devent, &ev->call);
-	return 0;
+	return tf_register_fprobe(tf_of(tp));
 }
 
-static int tf_append(struct trace_fprobe *tf, struct probe_event *ev, struct tpp_error *err)
+static void tf_detach(struct trace_probe *tp)
 {
-	struct trace_fprobe *old = tf_first(ev);
-	int ret;
+	tf_unregister_fprobe(tf_of(tp));
+}
 
-	if (old->def->kind != tf->def->kind)
+/* An fprobe and a tprobe never share an event */
+static int tf_check(struct trace_probe *tp, struct probe_event *ev,
+		    struct tpp_error *err)
+{
+	if (ev && probe_event_first(ev)->def->kind != tp->def->kind)
 		return tpp_error_set(err, TPP_E_APPEND_KIND, 0, -EEXIST);
-	ret = tpp_check_append(old->def, tf->def, err);
-	if (ret)
-		return ret;
-	list_for_each_entry(old, &ev->members, member)
-		if (tpp_same_probe(old->def, tf->def))
-			return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
-	return tf_attach(tf, ev, err);
-}
-
-static int tf_add_event(struct trace_fprobe *tf, struct tpp_error *err)
-{
-	struct probe_event *ev;
-	int ret;
-
-	ev = probe_event_alloc(tf->def, tf_is_return(tf) ? PROBE_HEAD_RET : PROBE_HEAD_IP,
-		       &tf_event_ops, TRACE_EVENT_FL_FPROBE);
-	if (IS_ERR(ev))
-		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
-	ret = probe_event_register(ev);
-	if (!ret)
-		return tf_attach(tf, ev, err);
-	probe_event_free(ev);
-	if (ret == -EEXIST)
-		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
-	pr_warn("Failed to register probe event(%d)\n", ret);
-	return tpp_error_set(err, TPP_E_NONE, 0, ret);
-}
-
-/* Put @tf on its event, new or existing; 0 or an error in @err */
-static int tf_register(struct trace_fprobe *tf, struct tpp_error *err)
-{
-	struct probe_event *ev;
-	int ret;
-
-	mutex_lock(&event_mutex);
-	ev = probe_event_find(tf->def->group, tf->def->event);
-	if (IS_ERR(ev) || (ev && !(ev->call.flags & TRACE_EVENT_FL_FPROBE)))
-		ret = tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
-	else if (ev)
-		ret = tf_append(tf, ev, err);
-	else
-		ret = tf_add_event(tf, err);
-	mutex_unlock(&event_mutex);
-	return ret;
+	return 0;
 }
 
 /**
@@ -802,7 +699,7 @@ static int tf_create(const char *cmd, struct tpp_error *err)
 		ret = PTR_ERR(tf);
 		goto put_mod;
 	}
-	ret = tf_register(tf, err);
+	ret = probe_event_add_probe(&tf->tp, &tf_event_ops, err);
 	if (ret)
 		tf_free(tf);
 put_mod:
@@ -818,55 +715,41 @@ static int tf_dyn_create(const char *raw)
 
 /* ---- dyn_event operations: listing, matching, removal ---- */
 
-static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
+static char *tf_list_place(const struct trace_probe *tp)
 {
-	struct trace_fprobe *tf = to_tf(ev);
-	const struct tpp_def *def = tf->def;
-
-	seq_putc(m, def->kind);
-	if (def->is_return && def->maxactive)
-		seq_printf(m, "%u", def->maxactive);
-	seq_printf(m, ":%s/%s %s%s", probe_event_group(tf->ev), probe_event_name(tf->ev),
-		   def->symbol, def->is_return ? "%return" : "");
-	probe_event_show_args(m, def);
-	seq_putc(m, '\n');
-	return 0;
+	return kasprintf(GFP_KERNEL, "%s%s", tp->def->symbol,
+			 tp->def->is_return ? "%return" : "");
 }
 
-static bool tf_dyn_busy(struct dyn_event *ev)
+/* "-:[GRP/]EVENT [SYM [ARG...]]": SYM without %return */
+static bool tf_match_place(const struct trace_probe *tp, const char *word)
 {
-	return probe_event_enabled(to_tf(ev)->ev);
+	return !strcmp(word, tp->def->symbol);
 }
 
-static int tf_dyn_free(struct dyn_event *ev)
+static void tf_free_probe(struct trace_probe *tp)
 {
-	struct trace_fprobe *tf = to_tf(ev);
-	int ret = tf_unregister(tf);
-
-	if (!ret)
-		tf_free(tf);
-	return ret;
+	tf_free(tf_of(tp));
 }
 
-/* "-:[GRP/]EVENT [SYM [ARG...]]": SYM (no %return) and leading args match */
-static bool tf_dyn_match(const char *system, const char *event,
-			 int argc, const char **argv, struct dyn_event *ev)
-{
-	struct trace_fprobe *tf = to_tf(ev);
-
-	if (!probe_event_match_name(tf->ev, system, event))
-		return false;
-	if (!argc)
-		return true;
-	return !strcmp(argv[0], tf->def->symbol) &&
-	       probe_event_match_args(tf->def, argc - 1, argv + 1);
-}
+static const struct probe_event_ops tf_event_ops = {
+	.arm = tf_arm,
+	.disarm = tf_disarm,
+	.type_flag = TRACE_EVENT_FL_FPROBE,
+	.head = PROBE_HEAD_IP,
+	.check = tf_check,
+	.attach = tf_attach,
+	.detach = tf_detach,
+	.free_probe = tf_free_probe,
+	.list_place = tf_list_place,
+	.match_place = tf_match_place,
+};
 
 static struct dyn_event_operations tf_dyn_ops = {
-	.match = tf_dyn_match,
-	.is_busy = tf_dyn_busy,
-	.show = tf_dyn_show,
-	.free = tf_dyn_free,
+	.match = probe_event_dyn_match,
+	.is_busy = probe_event_dyn_busy,
+	.show = probe_event_dyn_show,
+	.free = probe_event_dyn_free,
 	.create = tf_dyn_create,
 };
 
@@ -876,7 +759,7 @@ static struct dyn_event_operations tf_dyn_ops = {
 /* A waiting tprobe whose tracepoint @mod brings registers now */
 static void tf_module_coming(struct trace_fprobe *tf, struct module *mod)
 {
-	struct tf_tp_query q = { .name = tf->def->symbol };
+	struct tf_tp_query q = { .name = tf->tp.def->symbol };
 	int ret;
 
 	for_each_tracepoint_in_module(mod, tf_tp_module_cb, &q);
@@ -887,7 +770,7 @@ static void tf_module_coming(struct trace_fprobe *tf, struct module *mod)
 	ret = tf_register_fprobe(tf);
 	if (ret)
 		pr_warn("Failed to register tprobe %s on %s: %d\n",
-			probe_event_name(tf->ev), module_name(mod), ret);
+			probe_event_name(tf->tp.ev), module_name(mod), ret);
 }
 
 /* The tracepoint goes with @mod: unregister, and wait for it again */

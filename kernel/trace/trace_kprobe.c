@@ -39,11 +39,7 @@
 
 /**
  * struct trace_kprobe - one kprobe or kretprobe of a probe event
- * @devent: our entry on the dyn_event list (absent for perf's local probes)
- * @member: in the event's member list
- * @ev: the event this probe writes
- * @def: the parsed definition: names, place, arguments as listed
- * @prog: the compiled fetch program
+ * @tp: what every probe type's probe has: its event, definition, program
  * @nhit: hits, per CPU
  * @sym_addr: address of the vmlinux symbol probed, found by the parse, or
  *	0: then kprobes looks the name up
@@ -52,11 +48,7 @@
  * @rp: the kretprobe; a plain kprobe uses only @rp.kp
  */
 struct trace_kprobe {
-	struct dyn_event devent;
-	struct list_head member;
-	struct probe_event *ev;
-	struct tpp_def *def;
-	struct probe_prog *prog;
+	struct trace_probe tp;
 	unsigned long __percpu *nhit;
 	unsigned long sym_addr;
 	bool registered;
@@ -64,8 +56,9 @@ struct trace_kprobe {
 	struct kretprobe rp;
 };
 
-/* Defined with its callbacks, below; is_tk() only needs its address */
+/* Defined with their callbacks, below */
 static struct dyn_event_operations tk_dyn_ops;
+static const struct probe_event_ops tk_event_ops;
 
 static inline bool is_tk(struct dyn_event *ev)
 {
@@ -74,12 +67,17 @@ static inline bool is_tk(struct dyn_event *ev)
 
 static inline struct trace_kprobe *to_tk(struct dyn_event *ev)
 {
-	return container_of(ev, struct trace_kprobe, devent);
+	return container_of(ev, struct trace_kprobe, tp.devent);
+}
+
+static inline struct trace_kprobe *tk_of(const struct trace_probe *tp)
+{
+	return container_of(tp, struct trace_kprobe, tp);
 }
 
 static inline bool tk_is_return(const struct trace_kprobe *tk)
 {
-	return tk->def->is_return;
+	return tk->tp.def->is_return;
 }
 
 static unsigned long tk_nhit(const struct trace_kprobe *tk)
@@ -104,15 +102,17 @@ static unsigned long tk_address(const struct trace_kprobe *tk)
 {
 	if (tk->rp.kp.addr)
 		return (unsigned long)tk->rp.kp.addr;
-	if (!tk->def->symbol)
-		return tk->def->addr;
-	return (unsigned long)kallsyms_lookup_name(tk->def->symbol) +
-	       tk->def->offset;
+	if (!tk->tp.def->symbol)
+		return tk->tp.def->addr;
+	return (unsigned long)kallsyms_lookup_name(tk->tp.def->symbol) +
+	       tk->tp.def->offset;
 }
 
 static struct trace_kprobe *tk_first(struct probe_event *ev)
 {
-	return list_first_entry_or_null(&ev->members, struct trace_kprobe, member);
+	struct trace_probe *tp = probe_event_first(ev);
+
+	return tp ? tk_of(tp) : NULL;
 }
 
 /* ---- The hit path ---- */
@@ -140,14 +140,14 @@ static nokprobe_inline void tk_trace_one(const struct trace_kprobe *tk,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	size = tk->prog->fixed_size +
-	       probe_prog_hit_size(tk->prog, regs, edata, &cache);
+	size = tk->tp.prog->fixed_size +
+	       probe_prog_hit_size(tk->tp.prog, regs, edata, &cache);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
 	tk_fill_head(tk, rec, ret_ip);
-	probe_prog_store(tk->prog, regs, edata, rec, size, &cache);
+	probe_prog_store(tk->tp.prog, regs, edata, rec, size, &cache);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -156,7 +156,7 @@ static void tk_trace(const struct trace_kprobe *tk, struct pt_regs *regs,
 {
 	struct probe_event_link *link;
 
-	probe_event_for_each_file(tk->ev, link)
+	probe_event_for_each_file(tk->tp.ev, link)
 		tk_trace_one(tk, link->file, regs, edata, ret_ip);
 }
 
@@ -167,8 +167,8 @@ NOKPROBE_SYMBOL(tk_trace);
 static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 		   const unsigned long *edata, unsigned long ret_ip)
 {
-	struct trace_event_call *call = &tk->ev->call;
-	unsigned int fixed = tk->prog->fixed_size, dsize;
+	struct trace_event_call *call = &tk->tp.ev->call;
+	unsigned int fixed = tk->tp.prog->fixed_size, dsize;
 	struct probe_cache cache __uninitialized;
 	struct hlist_head *head;
 	int size, rctx;
@@ -186,7 +186,7 @@ static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		return 0;
-	dsize = probe_prog_hit_size(tk->prog, regs, edata, &cache);
+	dsize = probe_prog_hit_size(tk->tp.prog, regs, edata, &cache);
 	/* perf adds a u32 size in front; keep the whole u64 aligned */
 	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
@@ -196,7 +196,7 @@ static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 		return 0;
 	memset(rec + fixed, 0, size - fixed);
 	tk_fill_head(tk, rec, ret_ip);
-	probe_prog_store(tk->prog, regs, edata, rec, size, &cache);
+	probe_prog_store(tk->tp.prog, regs, edata, rec, size, &cache);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
 	return 0;
@@ -214,7 +214,7 @@ static inline int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 static int tk_hit(const struct trace_kprobe *tk, struct pt_regs *regs,
 		  const unsigned long *edata, unsigned long ret_ip)
 {
-	unsigned int flags = READ_ONCE(tk->ev->flags);
+	unsigned int flags = READ_ONCE(tk->tp.ev->flags);
 	int ret = 0;
 
 	raw_cpu_inc(*tk->nhit);
@@ -249,7 +249,7 @@ static int tk_entry_handler(struct kretprobe_instance *ri,
 	struct trace_kprobe *tk = tk_of_instance(ri);
 
 	if (tk)
-		probe_prog_save_entry(tk->prog, regs, (unsigned long *)ri->data);
+		probe_prog_save_entry(tk->tp.prog, regs, (unsigned long *)ri->data);
 	return tk ? 0 : -ENOENT;
 }
 
@@ -262,7 +262,7 @@ static int tk_return_handler(struct kretprobe_instance *ri,
 	unsigned long *edata = (unsigned long *)ri->data;
 
 	if (tk)
-		tk_hit(tk, regs, tk->prog->nr_edata ? edata : NULL,
+		tk_hit(tk, regs, tk->tp.prog->nr_edata ? edata : NULL,
 		       get_kretprobe_retaddr(ri));
 	return 0;
 }
@@ -332,10 +332,10 @@ static int tk_register_kprobe(struct trace_kprobe *tk)
 			(void *)tk_address(tk));
 		return -EINVAL;
 	}
-	ret = probe_prog_resolve_symbols(tk->prog, tk_sym_lookup, NULL);
+	ret = probe_prog_resolve_symbols(tk->tp.prog, tk_sym_lookup, NULL);
 	if (ret)
 		return ret;
-	if (probe_event_enabled(tk->ev))
+	if (probe_event_enabled(tk->tp.ev))
 		kp->flags &= ~KPROBE_FLAG_DISABLED;
 	else
 		kp->flags |= KPROBE_FLAG_DISABLED;
@@ -362,7 +362,7 @@ static void tk_unregister_kprobe(struct trace_kprobe *tk)
 	if (kp->symbol_name)
 		kp->addr = NULL;
 	else if (tk->sym_addr)
-		kp->addr = (void *)(tk->sym_addr + tk->def->offset);
+		kp->addr = (void *)(tk->sym_addr + tk->tp.def->offset);
 }
 
 /*
@@ -372,11 +372,11 @@ static void tk_unregister_kprobe(struct trace_kprobe *tk)
  */
 static bool tk_may_wait(const struct trace_kprobe *tk)
 {
-	bool missing = !tk->def->symbol;
+	bool missing = !tk->tp.def->symbol;
 
-	if (IS_ENABLED(CONFIG_MODULES) && tk->def->module) {
+	if (IS_ENABLED(CONFIG_MODULES) && tk->tp.def->module) {
 		rcu_read_lock_sched();
-		missing = !find_module(tk->def->module);
+		missing = !find_module(tk->tp.def->module);
 		rcu_read_unlock_sched();
 	}
 	return missing;
@@ -402,7 +402,7 @@ static void tk_disarm(struct probe_event *ev)
 {
 	struct trace_kprobe *tk;
 
-	list_for_each_entry(tk, &ev->members, member) {
+	list_for_each_entry(tk, &ev->members, tp.member) {
 		if (!tk_usable(tk))
 			continue;
 		if (tk_is_return(tk))
@@ -417,7 +417,7 @@ static int tk_arm(struct probe_event *ev)
 	struct trace_kprobe *tk;
 	int ret;
 
-	list_for_each_entry(tk, &ev->members, member) {
+	list_for_each_entry(tk, &ev->members, tp.member) {
 		if (!tk_usable(tk))
 			continue;
 		ret = tk_is_return(tk) ? enable_kretprobe(&tk->rp) :
@@ -442,14 +442,14 @@ static struct kprobe **tk_kprobes_of(struct list_head *evs, int *num)
 	int n = 0;
 
 	list_for_each_entry(ev, evs, batch)
-		list_for_each_entry(tk, &ev->members, member)
+		list_for_each_entry(tk, &ev->members, tp.member)
 			n += tk_usable(tk);
 	kps = kmalloc_array(max(n, 1), sizeof(*kps), GFP_KERNEL);
 	if (!kps)
 		return NULL;
 	n = 0;
 	list_for_each_entry(ev, evs, batch)
-		list_for_each_entry(tk, &ev->members, member)
+		list_for_each_entry(tk, &ev->members, tp.member)
 			if (tk_usable(tk))
 				kps[n++] = &tk->rp.kp;
 	*num = n;
@@ -487,29 +487,21 @@ static void tk_disarm_many(struct list_head *evs)
 	kfree(kps);
 }
 
-static const struct probe_event_ops tk_event_ops = {
-	.arm = tk_arm,
-	.disarm = tk_disarm,
-	.arm_many = tk_arm_many,
-	.disarm_many = tk_disarm_many,
-};
-
 /* ---- Life cycle of a probe ---- */
 
 static void tk_free(struct trace_kprobe *tk)
 {
 	if (!tk)
 		return;
-	probe_prog_free(tk->prog);
+	probe_event_destroy_probe(&tk->tp);
 	free_percpu(tk->nhit);
-	tpp_free(tk->def);
 	kfree(tk);
 }
 
 /* Point the k(ret)probe at the place and at our handlers */
 static void tk_init_kprobe(struct trace_kprobe *tk)
 {
-	const struct tpp_def *def = tk->def;
+	const struct tpp_def *def = tk->tp.def;
 	struct kprobe *kp = &tk->rp.kp;
 
 	if (tk->sym_addr) {
@@ -529,9 +521,9 @@ static void tk_init_kprobe(struct trace_kprobe *tk)
 	}
 	tk->rp.handler = tk_return_handler;
 	tk->rp.maxactive = def->maxactive;
-	if (tk->prog->nr_edata) {
+	if (tk->tp.prog->nr_edata) {
 		tk->rp.entry_handler = tk_entry_handler;
-		tk->rp.data_size = probe_prog_edata_size(tk->prog);
+		tk->rp.data_size = probe_prog_edata_size(tk->tp.prog);
 	}
 }
 
@@ -542,50 +534,21 @@ static void tk_init_kprobe(struct trace_kprobe *tk)
 static struct trace_kprobe *tk_alloc(struct tpp_def *def, unsigned long sym_addr)
 {
 	struct trace_kprobe *tk = kzalloc(sizeof(*tk), GFP_KERNEL);
-	int ret = -ENOMEM;
+	int ret;
 
-	if (!tk)
-		goto free_def;
-	tk->def = def;
-	tk->sym_addr = sym_addr;
-	tk->nhit = alloc_percpu(unsigned long);
-	if (!tk->nhit)
-		goto free_tk;
-	tk->prog = probe_prog_compile(def, probe_event_head_size(def->is_return ?
-				      PROBE_HEAD_RET : PROBE_HEAD_IP));
-	if (IS_ERR(tk->prog)) {
-		ret = PTR_ERR(tk->prog);
-		tk->prog = NULL;
-		goto free_tk;
+	if (!tk) {
+		tpp_free(def);
+		return ERR_PTR(-ENOMEM);
 	}
-	INIT_LIST_HEAD(&tk->member);
-	dyn_event_init(&tk->devent, &tk_dyn_ops);
+	tk->sym_addr = sym_addr;
+	ret = probe_event_init_probe(&tk->tp, def, &tk_event_ops, &tk_dyn_ops);
+	tk->nhit = alloc_percpu(unsigned long);
+	if (ret || !tk->nhit) {
+		tk_free(tk);
+		return ERR_PTR(ret ?: -ENOMEM);
+	}
 	tk_init_kprobe(tk);
 	return tk;
-
-free_tk:
-	tk_free(tk);
-	return ERR_PTR(ret);
-free_def:
-	tpp_free(def);
-	return ERR_PTR(ret);
-}
-
-static void tk_link(struct trace_kprobe *tk, struct probe_event *ev)
-{
-	tk->ev = ev;
-	list_add_tail(&tk->member, &ev->members);
-}
-
-/* Take @tk off its event; the last one out frees the event */
-static void tk_unlink(struct trace_kprobe *tk)
-{
-	struct probe_event *ev = tk->ev;
-
-	list_del_init(&tk->member);
-	tk->ev = NULL;
-	if (ev && list_empty(&ev->members))
-		probe_event_free(ev);
 }
 
 /*
@@ -613,7 +576,7 @@ static void tk_unreg_flush(void)
 static int tk_remove_deferred(struct trace_kprobe *tk)
 {
 	struct kprobe *kp = &tk->rp.kp;
-	struct probe_event *ev = tk->ev;
+	struct probe_event *ev = tk->tp.ev;
 
 	lockdep_assert_held(&event_mutex);
 	if (list_is_singular(&ev->members)) {
@@ -623,85 +586,19 @@ static int tk_remove_deferred(struct trace_kprobe *tk)
 	/* a sibling of an enabled event is still armed */
 	if (tk->registered && !kprobe_disabled(kp))
 		disable_kprobe(kp);
-	dyn_event_remove(&tk->devent);
-	list_del_init(&tk->member);
+	dyn_event_remove(&tk->tp.devent);
+	list_del_init(&tk->tp.member);
 	tk->frees_ev = list_empty(&ev->members);
-	list_add_tail(&tk->devent.list, &tk_unreg_pending);
+	list_add_tail(&tk->tp.devent.list, &tk_unreg_pending);
 	schedule_work(&tk_unreg_work);
 	return 0;
 }
 
 /* ---- Creating a probe from its definition ---- */
 
-/*
- * Make @tk a member of @ev and register its kprobe.  On failure nothing is
- * left: @tk is off @ev, and a new event that would stay empty is removed.
- */
-static int tk_attach(struct trace_kprobe *tk, struct probe_event *ev, struct tpp_error *err)
+static int tk_attach(struct trace_probe *tp)
 {
-	int ret;
-
-	tk_link(tk, ev);
-	ret = tk_register_kprobe_or_wait(tk);
-	if (!ret) {
-		dyn_event_add(&tk->devent, &ev->call);
-		return 0;
-	}
-	if (list_is_singular(&ev->members))
-		trace_remove_event_call(&ev->call);
-	tk_unlink(tk);
-	return probe_event_register_error(tk->def->place_pos, ret, err);
-}
-
-static int tk_append(struct trace_kprobe *tk, struct probe_event *ev, struct tpp_error *err)
-{
-	struct trace_kprobe *old;
-	int ret;
-
-	ret = tpp_check_append(tk_first(ev)->def, tk->def, err);
-	if (ret)
-		return ret;
-	list_for_each_entry(old, &ev->members, member)
-		if (tpp_same_probe(old->def, tk->def))
-			return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
-	return tk_attach(tk, ev, err);
-}
-
-static int tk_add_event(struct trace_kprobe *tk, struct tpp_error *err)
-{
-	struct probe_event *ev;
-	int ret;
-
-	ev = probe_event_alloc(tk->def, tk_is_return(tk) ? PROBE_HEAD_RET : PROBE_HEAD_IP,
-			       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
-	if (IS_ERR(ev))
-		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
-	ret = probe_event_register(ev);
-	if (!ret)
-		return tk_attach(tk, ev, err);
-	probe_event_free(ev);
-	if (ret == -EEXIST)
-		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
-	pr_warn("Failed to register probe event(%d)\n", ret);
-	return probe_event_register_error(tk->def->place_pos, ret, err);
-}
-
-/* Put @tk on its event, new or existing; 0 or an error in @err */
-static int tk_register(struct trace_kprobe *tk, struct tpp_error *err)
-{
-	struct probe_event *ev;
-	int ret;
-
-	mutex_lock(&event_mutex);
-	ev = probe_event_find(tk->def->group, tk->def->event);
-	if (IS_ERR(ev) || (ev && !(ev->call.flags & TRACE_EVENT_FL_KPROBE)))
-		ret = tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
-	else if (ev)
-		ret = tk_append(tk, ev, err);
-	else
-		ret = tk_add_event(tk, err);
-	mutex_unlock(&event_mutex);
-	return ret;
+	return tk_register_kprobe_or_wait(tk_of(tp));
 }
 
 /* Parse and register the kprobe of @cmd; errors in @err */
@@ -720,7 +617,7 @@ static int tk_create(const char *cmd, struct tpp_error *err)
 	tk = tk_alloc(def, ke.sym == def->symbol ? ke.sym_addr : 0);
 	if (IS_ERR(tk))
 		return PTR_ERR(tk);
-	ret = tk_register(tk, err);
+	ret = probe_event_add_probe(&tk->tp, &tk_event_ops, err);
 	if (ret)
 		tk_free(tk);
 	return ret;
@@ -748,9 +645,10 @@ static int tk_run_command(struct dynevent_cmd *cmd)
 /* ---- dyn_event operations: listing, matching, removal ---- */
 
 /* The place as listed: "SYM", "SYM+OFFS" or a (hashed) "0xADDR" */
-static char *tk_place(const struct trace_kprobe *tk)
+static char *tk_list_place(const struct trace_probe *tp)
 {
-	const struct tpp_def *def = tk->def;
+	const struct trace_kprobe *tk = tk_of(tp);
+	const struct tpp_def *def = tp->def;
 
 	if (!def->symbol)
 		return kasprintf(GFP_KERNEL, "0x%p", tk->rp.kp.addr);
@@ -760,32 +658,15 @@ static char *tk_place(const struct trace_kprobe *tk)
 	return kstrdup(def->symbol, GFP_KERNEL);
 }
 
-/* One kprobe_events (and dynamic_events) line */
-static int tk_list_line(struct seq_file *m, struct trace_kprobe *tk)
+/* 'p' or 'r', whichever way the return probe was written */
+static void tk_list_kind(struct seq_file *m, const struct trace_probe *tp)
 {
-	char *place = tk_place(tk);
+	const struct trace_kprobe *tk = tk_of(tp);
 
-	if (!place)
-		return -ENOMEM;
 	seq_putc(m, tk_is_return(tk) ? 'r' : 'p');
 	/* the kprobes core fills in its default when it registers */
 	if (tk_is_return(tk) && tk->rp.maxactive)
 		seq_printf(m, "%d", tk->rp.maxactive);
-	seq_printf(m, ":%s/%s %s", probe_event_group(tk->ev), probe_event_name(tk->ev), place);
-	probe_event_show_args(m, tk->def);
-	seq_putc(m, '\n');
-	kfree(place);
-	return 0;
-}
-
-static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
-{
-	return tk_list_line(m, to_tk(ev));
-}
-
-static bool tk_dyn_busy(struct dyn_event *ev)
-{
-	return probe_event_enabled(to_tk(ev)->ev);
 }
 
 static int tk_dyn_free(struct dyn_event *ev)
@@ -793,33 +674,22 @@ static int tk_dyn_free(struct dyn_event *ev)
 	return tk_remove_deferred(to_tk(ev));
 }
 
-/* "-:[GRP/]EVENT [PLACE [ARG...]]": the place and leading args must match */
-static bool tk_match_words(const struct trace_kprobe *tk, int argc, const char **argv)
-{
-	char *place;
-	bool same;
-
-	if (!argc)
-		return true;
-	place = tk_place(tk);
-	same = place && !strcmp(place, argv[0]);
-	kfree(place);
-	return same && probe_event_match_args(tk->def, argc - 1, argv + 1);
-}
-
-static bool tk_dyn_match(const char *system, const char *event,
-			 int argc, const char **argv, struct dyn_event *ev)
-{
-	struct trace_kprobe *tk = to_tk(ev);
-
-	return probe_event_match_name(tk->ev, system, event) &&
-	       tk_match_words(tk, argc, argv);
-}
+static const struct probe_event_ops tk_event_ops = {
+	.arm = tk_arm,
+	.disarm = tk_disarm,
+	.arm_many = tk_arm_many,
+	.disarm_many = tk_disarm_many,
+	.type_flag = TRACE_EVENT_FL_KPROBE,
+	.head = PROBE_HEAD_IP,
+	.attach = tk_attach,
+	.list_kind = tk_list_kind,
+	.list_place = tk_list_place,
+};
 
 static struct dyn_event_operations tk_dyn_ops = {
-	.match = tk_dyn_match,
-	.is_busy = tk_dyn_busy,
-	.show = tk_dyn_show,
+	.match = probe_event_dyn_match,
+	.is_busy = probe_event_dyn_busy,
+	.show = probe_event_dyn_show,
 	.free = tk_dyn_free,
 	.create = tk_dyn_create,
 };
@@ -847,7 +717,7 @@ static int tk_count_busy(int *n)
 	for_each_dyn_event(pos) {
 		if (!is_tk(pos))
 			continue;
-		if (probe_event_busy(to_tk(pos)->ev))
+		if (probe_event_busy(to_tk(pos)->tp.ev))
 			return -EBUSY;
 		(*n)++;
 	}
@@ -906,12 +776,12 @@ static int tk_take_out(struct trace_kprobe *tk, struct tk_unreg_batch *g)
 {
 	int ret;
 
-	if (tk == tk_first(tk->ev)) {
-		ret = probe_event_unregister(tk->ev);
+	if (tk == tk_first(tk->tp.ev)) {
+		ret = probe_event_unregister(tk->tp.ev);
 		if (ret)
 			return ret;
 	}
-	dyn_event_remove(&tk->devent);
+	dyn_event_remove(&tk->tp.devent);
 	tk_unreg_batch_note(tk, g);
 	return 0;
 }
@@ -923,7 +793,7 @@ static void tk_unreg_batch_free(struct tk_unreg_batch *g)
 
 	tk_unreg_batch_unregister(g);
 	for (i = 0; i < g->n; i++) {
-		tk_unlink(g->tks[i]);
+		probe_event_unlink(&g->tks[i]->tp);
 		tk_free(g->tks[i]);
 	}
 }
@@ -932,7 +802,7 @@ static void tk_unreg_batch_free(struct tk_unreg_batch *g)
 static void tk_free_removed(struct trace_kprobe *tk)
 {
 	if (tk->frees_ev)
-		probe_event_free(tk->ev);
+		probe_event_free(tk->tp.ev);
 	tk_free(tk);
 }
 
@@ -1017,14 +887,14 @@ static int tk_profile_line(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_tk(ev);
 
-	seq_printf(m, "  %-44s %15lu %15lu\n", probe_event_name(tk->ev), tk_nhit(tk),
+	seq_printf(m, "  %-44s %15lu %15lu\n", probe_event_name(tk->tp.ev), tk_nhit(tk),
 		   tk_nmissed(tk));
 	return 0;
 }
 
 static const struct probe_event_list tk_events_list = {
 	.ops = &tk_dyn_ops,
-	.line = tk_dyn_show,
+	.line = probe_event_dyn_show,
 	.command = tk_create_or_delete,
 	.release_all = tk_release_all,
 };
@@ -1059,15 +929,15 @@ static int tk_check_symbol(const char *func)
 #ifdef CONFIG_MODULES
 static bool tk_on_module(const struct trace_kprobe *tk, struct module *mod)
 {
-	if (tk->def->module)
-		return !strcmp(tk->def->module, module_name(mod));
-	return !tk->def->symbol && within_module(tk->def->addr, mod);
+	if (tk->tp.def->module)
+		return !strcmp(tk->tp.def->module, module_name(mod));
+	return !tk->tp.def->symbol && within_module(tk->tp.def->addr, mod);
 }
 
 /* The symbol must be unique inside the module that came */
 static int tk_register_on_module(struct trace_kprobe *tk)
 {
-	int ret = tk->def->module ? tk_check_symbol(tk->def->symbol) : 0;
+	int ret = tk->tp.def->module ? tk_check_symbol(tk->tp.def->symbol) : 0;
 
 	return ret ? ret : tk_register_kprobe(tk);
 }
@@ -1092,7 +962,7 @@ static int tk_module_notify(struct notifier_block *nb, unsigned long val,
 		ret = tk_register_on_module(tk);
 		if (ret)
 			pr_warn("Failed to re-register probe %s on %s: %d\n",
-				probe_event_name(tk->ev), module_name(mod), ret);
+				probe_event_name(tk->tp.ev), module_name(mod), ret);
 	}
 	mutex_unlock(&event_mutex);
 	return NOTIFY_DONE;
@@ -1117,22 +987,6 @@ static struct trace_kprobe *tk_of_call(struct trace_event_call *call)
 	return ev ? tk_first(ev) : NULL;
 }
 
-static struct trace_kprobe *tk_find(const char *group, const char *event)
-{
-	struct dyn_event *pos;
-	struct trace_kprobe *tk;
-
-	for_each_dyn_event(pos) {
-		if (!is_tk(pos))
-			continue;
-		tk = to_tk(pos);
-		if (!strcmp(probe_event_name(tk->ev), event) &&
-		    !strcmp(probe_event_group(tk->ev), group))
-			return tk;
-	}
-	return NULL;
-}
-
 /**
  * trace_kprobe_on_func_entry - does the kprobe event sit on a function entry?
  * @call: a kprobe event
@@ -1148,7 +1002,7 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 
 	if (!tk)
 		return false;
-	def = tk->def;
+	def = tk->tp.def;
 	return !kprobe_on_func_entry(tk->rp.kp.addr,
 				     tk->rp.kp.addr ? NULL : def->symbol,
 				     tk->rp.kp.addr ? 0 : def->offset);
@@ -1177,7 +1031,8 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call)
  * @probe_addr: the address, 0 to those who may not see kernel addresses
  * @missed: if not NULL, the missed hits
  * @perf_type_tracepoint: @event was opened on the event's id (tracefs
- *	event), not through the kprobe PMU
+ *	event), not through the kprobe PMU; either way @event's event has
+ *	the probe
  *
  * Return: 0, or -EINVAL when @event is not a kprobe.
  */
@@ -1189,10 +1044,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	struct trace_event_call *call = event->tp_event;
 	struct trace_kprobe *tk;
 
-	if (perf_type_tracepoint)
-		tk = tk_find(call->class->system, trace_event_name(call));
-	else
-		tk = tk_of_call(call);
+	tk = tk_of_call(call);
 	if (!tk)
 		return -EINVAL;
 	*fd_type = tk_is_return(tk) ? BPF_FD_TYPE_KRETPROBE :
@@ -1200,7 +1052,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	*probe_offset = tk->rp.kp.offset;
 	*probe_addr = kallsyms_show_value(current_cred()) ?
 		      (unsigned long)tk->rp.kp.addr : 0;
-	*symbol = tk->def->symbol;
+	*symbol = tk->tp.def->symbol;
 	if (missed)
 		*missed = tk_nmissed(tk);
 	return 0;
@@ -1257,16 +1109,15 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 	tk = tk_alloc(def, 0);
 	if (IS_ERR(tk))
 		return ERR_CAST(tk);
-	ev = probe_event_alloc(def, is_return ? PROBE_HEAD_RET : PROBE_HEAD_IP,
-			       &tk_event_ops, TRACE_EVENT_FL_KPROBE);
+	ev = probe_event_new(def, &tk_event_ops);
 	if (IS_ERR(ev)) {
 		tk_free(tk);
 		return ERR_CAST(ev);
 	}
-	tk_link(tk, ev);
+	probe_event_link(ev, &tk->tp);
 	ret = tk_register_kprobe(tk);
 	if (ret) {
-		tk_unlink(tk);
+		probe_event_unlink(&tk->tp);
 		tk_free(tk);
 		return ERR_PTR(ret);
 	}
@@ -1281,10 +1132,10 @@ void destroy_local_trace_kprobe(struct trace_event_call *call)
 {
 	struct trace_kprobe *tk = tk_of_call(call);
 
-	if (!tk || WARN_ON_ONCE(probe_event_enabled(tk->ev)))
+	if (!tk || WARN_ON_ONCE(probe_event_enabled(tk->tp.ev)))
 		return;
 	tk_unregister_kprobe(tk);
-	tk_unlink(tk);
+	probe_event_unlink(&tk->tp);
 	tk_free(tk);
 }
 #endif /* CONFIG_PERF_EVENTS */
@@ -1438,7 +1289,7 @@ static __init void tk_enable_boot_events(void)
 	for_each_dyn_event(pos) {
 		if (!is_tk(pos))
 			continue;
-		file = tk_top_file(to_tk(pos)->ev);
+		file = tk_top_file(to_tk(pos)->tp.ev);
 		if (file)
 			trace_event_enable_disable(file, 1, 0);
 	}
@@ -1497,6 +1348,14 @@ static const char * const tk_test_names[] __initconst = {
 	"testprobe", "testprobe2",
 };
 
+/* Test probe @i; caller holds event_mutex */
+static __init struct trace_kprobe *tk_test_probe(unsigned int i)
+{
+	struct probe_event *ev = probe_event_find(TK_GROUP, tk_test_names[i]);
+
+	return IS_ERR_OR_NULL(ev) || ev->ops != &tk_event_ops ? NULL : tk_first(ev);
+}
+
 /* Enable (or disable) test event @i in the top instance */
 static __init int tk_test_enable(unsigned int i, int on)
 {
@@ -1504,9 +1363,9 @@ static __init int tk_test_enable(unsigned int i, int on)
 	struct trace_kprobe *tk;
 
 	mutex_lock(&event_mutex);
-	tk = tk_find(TK_GROUP, tk_test_names[i]);
+	tk = tk_test_probe(i);
 	if (tk)
-		file = tk_top_file(tk->ev);
+		file = tk_top_file(tk->tp.ev);
 	if (file)
 		trace_event_enable_disable(file, on, 0);
 	mutex_unlock(&event_mutex);
@@ -1519,7 +1378,7 @@ static __init unsigned long tk_test_hits(unsigned int i)
 	struct trace_kprobe *tk;
 
 	mutex_lock(&event_mutex);
-	tk = tk_find(TK_GROUP, tk_test_names[i]);
+	tk = tk_test_probe(i);
 	if (tk)
 		hits = tk_nhit(tk);
 	mutex_unlock(&event_mutex);

@@ -22,7 +22,8 @@
  *   kenv_	the running kernel behind struct tpp_env: kallsyms, kprobes,
  *		registers (probe_kenv.h)
  *   pbtf_	the BTF part of it (probe_kenv.h, probe_btf.c)
- *   probe_event_	the ftrace event one or more probes write
+ *   probe_event_	the ftrace event one or more probes write, and the
+ *		struct trace_probe every tracer's probe starts with
  *		(probe_event.h)
  *   pf_	probe_fetch.c's own statics: print kinds, the program builder
  *   tk_, tf_, te_, tu_	the kprobe, fprobe, eprobe and uprobe tracers'

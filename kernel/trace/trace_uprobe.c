@@ -45,11 +45,8 @@
 
 /**
  * struct trace_uprobe - one uprobe of a probe event
- * @devent: our entry on the dyn_event list
- * @member: in the event's member list
- * @ev: the event this probe writes
- * @def: the parsed definition; @def->offset is the file offset
- * @prog: the compiled fetch program
+ * @tp: what every probe type's probe has; @tp.def->offset is the file
+ *	offset
  * @consumer: what the uprobes core calls
  * @uprobe: registered while the event is enabled, else NULL
  * @path: the probed file, referenced
@@ -58,11 +55,7 @@
  * @nhits: hits, per CPU, for uprobe_profile
  */
 struct trace_uprobe {
-	struct dyn_event devent;
-	struct list_head member;
-	struct probe_event *ev;
-	struct tpp_def *def;
-	struct probe_prog *prog;
+	struct trace_probe tp;
 	struct uprobe_consumer consumer;
 	struct uprobe *uprobe;
 	struct path path;
@@ -83,7 +76,9 @@ struct tu_perf {
 	struct list_head events;
 };
 
+/* Defined with their callbacks, below */
 static struct dyn_event_operations tu_dyn_ops;
+static const struct probe_event_ops tu_event_ops;
 
 static inline bool is_tu(struct dyn_event *ev)
 {
@@ -92,27 +87,34 @@ static inline bool is_tu(struct dyn_event *ev)
 
 static inline struct trace_uprobe *to_tu(struct dyn_event *ev)
 {
-	return container_of(ev, struct trace_uprobe, devent);
+	return container_of(ev, struct trace_uprobe, tp.devent);
+}
+
+static inline struct trace_uprobe *tu_of(const struct trace_probe *tp)
+{
+	return container_of(tp, struct trace_uprobe, tp);
 }
 
 static inline bool tu_is_return(const struct trace_uprobe *tu)
 {
-	return tu->def->is_return;
+	return tu->tp.def->is_return;
 }
 
 static inline unsigned long tu_offset(const struct trace_uprobe *tu)
 {
-	return tu->def->offset;
+	return tu->tp.def->offset;
 }
 
 static struct trace_uprobe *tu_first(struct probe_event *ev)
 {
-	return list_first_entry_or_null(&ev->members, struct trace_uprobe, member);
+	struct trace_probe *tp = probe_event_first(ev);
+
+	return tp ? tu_of(tp) : NULL;
 }
 
 static struct tu_perf *tu_perf_of(const struct trace_uprobe *tu)
 {
-	return tu->ev->data;
+	return tu->tp.ev->data;
 }
 
 /* ---- Per-CPU record pages, while any uprobe event is enabled ---- */
@@ -197,7 +199,7 @@ struct tu_hit {
 static void tu_build(const struct trace_uprobe *tu, struct pt_regs *regs,
 		     struct tu_hit *hit)
 {
-	const struct probe_prog *prog = tu->prog;
+	const struct probe_prog *prog = tu->tp.prog;
 	unsigned int size = prog->fixed_size;
 
 	if (hit->page)
@@ -221,7 +223,7 @@ static void tu_hit_done(struct tu_hit *hit)
 static void tu_fill(const struct trace_uprobe *tu, void *rec, const struct tu_hit *hit)
 {
 	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
-	unsigned int hdr = tu->prog->hdr_size;
+	unsigned int hdr = tu->tp.prog->hdr_size;
 
 	head[0] = hit->head[0];
 	if (tu_is_return(tu))
@@ -238,7 +240,7 @@ static void tu_trace(const struct trace_uprobe *tu, struct pt_regs *regs,
 
 	tu_build(tu, regs, hit);
 	rcu_read_lock();
-	probe_event_for_each_file(tu->ev, link) {
+	probe_event_for_each_file(tu->tp.ev, link) {
 		if (trace_trigger_soft_disabled(link->file))
 			continue;
 		rec = trace_event_buffer_reserve(&fbuffer, link->file,
@@ -266,7 +268,7 @@ static bool tu_run_bpf(struct trace_event_call *call, struct pt_regs *regs)
 static void tu_perf(const struct trace_uprobe *tu, struct pt_regs *regs,
 		    struct tu_hit *hit)
 {
-	struct trace_event_call *call = &tu->ev->call;
+	struct trace_event_call *call = &tu->tp.ev->call;
 	struct hlist_head *head;
 	int size, rctx;
 	void *rec;
@@ -342,7 +344,7 @@ static int tu_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 	unsigned long ip = instruction_pointer(regs);
 	struct tu_hit hit = { .head = { ip }, .base = ip - tu_offset(tu) };
-	unsigned int flags = READ_ONCE(tu->ev->flags);
+	unsigned int flags = READ_ONCE(tu->tp.ev->flags);
 	struct uprobe_dispatch_data udd;
 	int ret = 0;
 
@@ -370,7 +372,7 @@ static int tu_exit(struct uprobe_consumer *uc, unsigned long func,
 		.head = { func, instruction_pointer(regs) },
 		.base = func - tu_offset(tu),
 	};
-	unsigned int flags = READ_ONCE(tu->ev->flags);
+	unsigned int flags = READ_ONCE(tu->tp.ev->flags);
 	struct uprobe_dispatch_data udd;
 
 	tu_tell_bpf(tu, &udd, func);
@@ -414,7 +416,7 @@ static void tu_uprobes_off(struct probe_event *ev)
 	bool sync = false;
 	struct trace_uprobe *tu;
 
-	list_for_each_entry(tu, &ev->members, member)
+	list_for_each_entry(tu, &ev->members, tp.member)
 		sync |= tu_uprobe_off(tu);
 	if (sync)
 		uprobe_unregister_sync();
@@ -435,7 +437,7 @@ static int tu_arm(struct probe_event *ev)
 	ret = tu_pages_get();
 	if (ret)
 		return ret;
-	list_for_each_entry(tu, &ev->members, member) {
+	list_for_each_entry(tu, &ev->members, tp.member) {
 		ret = tu_uprobe_on(tu, perf);
 		if (ret) {
 			tu_disarm(ev);
@@ -454,12 +456,6 @@ static void tu_show_place(struct probe_event *ev, struct trace_seq *s,
 	else
 		trace_seq_printf(s, "0x%lx", head[0]);
 }
-
-static const struct probe_event_ops tu_event_ops = {
-	.arm = tu_arm,
-	.disarm = tu_disarm,
-	.show_place = tu_show_place,
-};
 
 /* ---- Perf: which processes get breakpoints ---- */
 
@@ -508,7 +504,7 @@ static int tu_perf_apply(struct probe_event *ev, bool add)
 	struct trace_uprobe *tu;
 	int ret;
 
-	list_for_each_entry(tu, &ev->members, member) {
+	list_for_each_entry(tu, &ev->members, tp.member) {
 		if (!tu->uprobe)
 			continue;
 		ret = uprobe_apply(tu->uprobe, &tu->consumer, add);
@@ -581,130 +577,69 @@ static void tu_free(struct trace_uprobe *tu)
 		return;
 	path_put(&tu->path);
 	free_percpu(tu->nhits);
-	probe_prog_free(tu->prog);
-	tpp_free(tu->def);
+	probe_event_destroy_probe(&tu->tp);
 	kfree(tu->filename);
 	kfree(tu);
 }
 
 /* A probe for @def, which it takes over with @path; not on any event */
 static struct trace_uprobe *tu_alloc(struct tpp_def *def, struct path *path,
-			   const char *filename, unsigned long ref_ctr_offset)
+				     const char *filename, unsigned long ref_ctr_offset)
 {
 	struct trace_uprobe *tu = kzalloc(sizeof(*tu), GFP_KERNEL);
+	int ret;
 
 	if (!tu) {
 		path_put(path);
 		tpp_free(def);
 		return ERR_PTR(-ENOMEM);
 	}
-	tu->def = def;
 	tu->path = *path;
 	tu->ref_ctr_offset = ref_ctr_offset;
-	INIT_LIST_HEAD(&tu->member);
-	dyn_event_init(&tu->devent, &tu_dyn_ops);
 	tu->consumer.handler = tu_entry;
 	if (def->is_return)
 		tu->consumer.ret_handler = tu_exit;
+	ret = probe_event_init_probe(&tu->tp, def, &tu_event_ops, &tu_dyn_ops);
 	tu->filename = kstrdup(filename, GFP_KERNEL);
 	tu->nhits = alloc_percpu(unsigned long);
-	tu->prog = probe_prog_compile(def, probe_event_head_size(def->is_return ?
-				      PROBE_HEAD_RET : PROBE_HEAD_IP));
-	if (!tu->filename || !tu->nhits || IS_ERR(tu->prog)) {
-		int ret = IS_ERR(tu->prog) ? PTR_ERR(tu->prog) : -ENOMEM;
-
-		if (IS_ERR(tu->prog))
-			tu->prog = NULL;
+	if (ret || !tu->filename || !tu->nhits) {
 		tu_free(tu);
-		return ERR_PTR(ret);
+		return ERR_PTR(ret ?: -ENOMEM);
 	}
 	return tu;
 }
 
-static void tu_link(struct trace_uprobe *tu, struct probe_event *ev)
-{
-	tu->ev = ev;
-	list_add_tail(&tu->member, &ev->members);
-}
-
-/* Take @tu off its event; the last one out frees the event */
-static void tu_unlink(struct trace_uprobe *tu)
-{
-	struct probe_event *ev = tu->ev;
-
-	list_del_init(&tu->member);
-	tu->ev = NULL;
-	if (ev && list_empty(&ev->members)) {
-		kfree(ev->data);
-		probe_event_free(ev);
-	}
-}
-
-/* A new event for @tu, not yet registered */
-static struct probe_event *tu_new_event(struct trace_uprobe *tu)
+/* A new event's perf state: perf opens choose the processes (tu_reg()) */
+static int tu_init_event(struct probe_event *ev)
 {
 	struct tu_perf *perf = kzalloc(sizeof(*perf), GFP_KERNEL);
-	struct probe_event *ev;
 
 	if (!perf)
-		return ERR_PTR(-ENOMEM);
+		return -ENOMEM;
 	rwlock_init(&perf->lock);
 	INIT_LIST_HEAD(&perf->events);
-	ev = probe_event_alloc(tu->def, tu_is_return(tu) ? PROBE_HEAD_RET : PROBE_HEAD_IP,
-		       &tu_event_ops,
-		       TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY);
-	if (IS_ERR(ev)) {
-		kfree(perf);
-		return ev;
-	}
 	ev->data = perf;
 	ev->class.reg = tu_reg;
-	tu_link(tu, ev);
-	return ev;
-}
-
-/*
- * Take @tu out, and its event with it when it is the last probe; -EBUSY,
- * changing nothing, while that event is enabled or in use.  An appended
- * probe may go while the event is enabled: its uprobe goes first.
- */
-static int tu_unregister(struct trace_uprobe *tu)
-{
-	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&tu->ev->members) && probe_event_unregister(tu->ev))
-		return -EBUSY;
-	if (tu_uprobe_off(tu))
-		uprobe_unregister_sync();
-	dyn_event_remove(&tu->devent);
-	tu_unlink(tu);
 	return 0;
 }
 
-static struct trace_uprobe *tu_find(const char *group, const char *event)
+/* An appended probe may go while the event is enabled: its uprobe first */
+static void tu_detach(struct trace_probe *tp)
 {
-	struct dyn_event *pos;
-	struct trace_uprobe *tu;
-
-	for_each_dyn_event(pos) {
-		if (!is_tu(pos))
-			continue;
-		tu = to_tu(pos);
-		if (!strcmp(probe_event_name(tu->ev), event) &&
-		    !strcmp(probe_event_group(tu->ev), group))
-			return tu;
-	}
-	return NULL;
+	if (tu_uprobe_off(tu_of(tp)))
+		uprobe_unregister_sync();
 }
 
-static bool tu_same_place(const struct trace_uprobe *a, const struct trace_uprobe *b)
+static bool tu_same_place(const struct trace_probe *a, const struct trace_probe *b)
 {
-	return d_real_inode(a->path.dentry) == d_real_inode(b->path.dentry) &&
-	       tu_offset(a) == tu_offset(b);
+	return d_real_inode(tu_of(a)->path.dentry) == d_real_inode(tu_of(b)->path.dentry);
 }
 
 /* The uprobes core takes one USDT semaphore per probed place */
-static bool tu_ref_ctr_clash(const struct trace_uprobe *tu)
+static int tu_check(struct trace_probe *tp, struct probe_event *ev,
+		    struct tpp_error *err)
 {
+	const struct trace_uprobe *tu = tu_of(tp);
 	struct dyn_event *pos;
 	struct trace_uprobe *other;
 
@@ -712,69 +647,14 @@ static bool tu_ref_ctr_clash(const struct trace_uprobe *tu)
 		if (!is_tu(pos))
 			continue;
 		other = to_tu(pos);
-		if (tu_same_place(tu, other) &&
-		    tu->ref_ctr_offset != other->ref_ctr_offset)
-			return true;
+		if (tu_same_place(tp, &other->tp) &&
+		    tu_offset(tu) == tu_offset(other) &&
+		    tu->ref_ctr_offset != other->ref_ctr_offset) {
+			pr_warn("Reference counter offset mismatch.");
+			return tpp_error_set(err, TPP_E_NONE, 0, -EINVAL);
+		}
 	}
-	return false;
-}
-
-/* Appended probes are not armed before the event is enabled again */
-static int tu_append(struct trace_uprobe *tu, struct probe_event *ev, struct tpp_error *err)
-{
-	struct trace_uprobe *old;
-	int ret;
-
-	ret = tpp_check_append(tu_first(ev)->def, tu->def, err);
-	if (ret)
-		return ret;
-	list_for_each_entry(old, &ev->members, member)
-		if (tu_same_place(old, tu) && tpp_same_probe(old->def, tu->def))
-			return tpp_error_set(err, TPP_E_APPEND_SAME, 0, -EEXIST);
-	tu_link(tu, ev);
-	dyn_event_add(&tu->devent, &ev->call);
 	return 0;
-}
-
-static int tu_add_event(struct trace_uprobe *tu, struct tpp_error *err)
-{
-	struct probe_event *ev;
-	int ret;
-
-	if (probe_event_find(tu->def->group, tu->def->event))
-		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, -EEXIST);
-	ev = tu_new_event(tu);
-	if (IS_ERR(ev))
-		return tpp_error_set(err, TPP_E_NONE, 0, PTR_ERR(ev));
-	ret = probe_event_register(ev);
-	if (!ret) {
-		dyn_event_add(&tu->devent, &ev->call);
-		return 0;
-	}
-	tu_unlink(tu);
-	if (ret == -EEXIST)
-		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
-	pr_warn("Failed to register probe event(%d)\n", ret);
-	return tpp_error_set(err, TPP_E_NONE, 0, ret);
-}
-
-/* Put @tu on its event, new or existing; 0 or an error in @err */
-static int tu_register(struct trace_uprobe *tu, struct tpp_error *err)
-{
-	struct trace_uprobe *old;
-	int ret;
-
-	mutex_lock(&event_mutex);
-	if (tu_ref_ctr_clash(tu)) {
-		pr_warn("Reference counter offset mismatch.");
-		ret = tpp_error_set(err, TPP_E_NONE, 0, -EINVAL);
-	} else {
-		old = tu_find(tu->def->group, tu->def->event);
-		ret = old ? tu_append(tu, old->ev, err) :
-			    tu_add_event(tu, err);
-	}
-	mutex_unlock(&event_mutex);
-	return ret;
 }
 
 /* ---- Parsing the head: "p|r[:NAME] PATH:OFFSET[%return][(REF)]" ---- */
@@ -1001,7 +881,7 @@ static int tu_create(const char *cmd, struct tpp_error *err)
 	kfree(filename);
 	if (IS_ERR(tu))
 		return PTR_ERR(tu);
-	ret = tu_register(tu, err);
+	ret = probe_event_add_probe(&tu->tp, &tu_event_ops, err);
 	if (ret)
 		tu_free(tu);
 	return ret;
@@ -1016,8 +896,10 @@ static int tu_dyn_create(const char *raw)
 /* ---- dyn_event operations and the uprobe_events files ---- */
 
 /* "PATH:0x%016lx", then "(0x%lx)" with a semaphore */
-static char *tu_place(const struct trace_uprobe *tu)
+static char *tu_list_place(const struct trace_probe *tp)
 {
+	const struct trace_uprobe *tu = tu_of(tp);
+
 	if (tu->ref_ctr_offset)
 		return kasprintf(GFP_KERNEL, "%s:0x%0*lx(0x%lx)", tu->filename,
 				 (int)(sizeof(void *) * 2), tu_offset(tu),
@@ -1026,59 +908,34 @@ static char *tu_place(const struct trace_uprobe *tu)
 			 (int)(sizeof(void *) * 2), tu_offset(tu));
 }
 
-static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
+static void tu_free_probe(struct trace_probe *tp)
 {
-	struct trace_uprobe *tu = to_tu(ev);
-	char *place = tu_place(tu);
-
-	if (!place)
-		return -ENOMEM;
-	seq_printf(m, "%c:%s/%s %s", tu_is_return(tu) ? 'r' : 'p',
-		   probe_event_group(tu->ev), probe_event_name(tu->ev), place);
-	probe_event_show_args(m, tu->def);
-	seq_putc(m, '\n');
-	kfree(place);
-	return 0;
+	tu_free(tu_of(tp));
 }
 
-static bool tu_dyn_busy(struct dyn_event *ev)
-{
-	return probe_event_enabled(to_tu(ev)->ev);
-}
-
-static int tu_dyn_free(struct dyn_event *ev)
-{
-	struct trace_uprobe *tu = to_tu(ev);
-	int ret = tu_unregister(tu);
-
-	if (!ret)
-		tu_free(tu);
-	return ret;
-}
-
-/* "-:[GRP/]EVENT [PLACE [ARG...]]", PLACE as the listing shows it */
-static bool tu_dyn_match(const char *system, const char *event,
-			 int argc, const char **argv, struct dyn_event *ev)
-{
-	struct trace_uprobe *tu = to_tu(ev);
-	char *place;
-	bool same;
-
-	if (!probe_event_match_name(tu->ev, system, event))
-		return false;
-	if (!argc)
-		return true;
-	place = tu_place(tu);
-	same = place && !strcmp(place, argv[0]);
-	kfree(place);
-	return same && probe_event_match_args(tu->def, argc - 1, argv + 1);
-}
+/*
+ * No .attach: uprobes are registered while the event is enabled, so an
+ * appended probe is not armed before the event is enabled again.
+ */
+static const struct probe_event_ops tu_event_ops = {
+	.arm = tu_arm,
+	.disarm = tu_disarm,
+	.show_place = tu_show_place,
+	.type_flag = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY,
+	.head = PROBE_HEAD_IP,
+	.init_event = tu_init_event,
+	.check = tu_check,
+	.same_place = tu_same_place,
+	.detach = tu_detach,
+	.free_probe = tu_free_probe,
+	.list_place = tu_list_place,
+};
 
 static struct dyn_event_operations tu_dyn_ops = {
-	.match = tu_dyn_match,
-	.is_busy = tu_dyn_busy,
-	.show = tu_dyn_show,
-	.free = tu_dyn_free,
+	.match = probe_event_dyn_match,
+	.is_busy = probe_event_dyn_busy,
+	.show = probe_event_dyn_show,
+	.free = probe_event_dyn_free,
 	.create = tu_dyn_create,
 };
 
@@ -1090,7 +947,7 @@ static int tu_profile_line(struct seq_file *m, struct dyn_event *ev)
 
 	for_each_possible_cpu(cpu)
 		hits += *per_cpu_ptr(tu->nhits, cpu);
-	seq_printf(m, "  %s %-44s %15lu\n", tu->filename, probe_event_name(tu->ev),
+	seq_printf(m, "  %s %-44s %15lu\n", tu->filename, probe_event_name(tu->tp.ev),
 		   hits);
 	return 0;
 }
@@ -1103,7 +960,7 @@ static int tu_command(const char *raw)
 
 static const struct probe_event_list tu_events_list = {
 	.ops = &tu_dyn_ops,
-	.line = tu_dyn_show,
+	.line = probe_event_dyn_show,
 	.command = tu_command,
 };
 
@@ -1122,8 +979,9 @@ static const struct probe_event_list tu_profile_list = {
  * @filename: set to the probed file as written
  * @probe_offset: set to the file offset
  * @probe_addr: set to 0
- * @perf_type_tracepoint: @event was opened on the event's id (look the
- *	event up by name), not through the uprobe PMU
+ * @perf_type_tracepoint: @event was opened on the event's id (tracefs
+ *	event), not through the uprobe PMU; either way @event's event has
+ *	the probe
  *
  * Return: 0, or -EINVAL when @event is on no uprobe event.
  */
@@ -1134,10 +992,7 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 	struct trace_event_call *call = event->tp_event;
 	struct trace_uprobe *tu;
 
-	if (perf_type_tracepoint)
-		tu = tu_find(call->class->system, trace_event_name(call));
-	else
-		tu = tu_first(probe_event_from_call(call));
+	tu = tu_first(probe_event_from_call(call));
 	if (!tu)
 		return -EINVAL;
 	*fd_type = tu_is_return(tu) ? BPF_FD_TYPE_URETPROBE :
@@ -1201,11 +1056,12 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 	tu = tu_alloc(def, &path, name, ref_ctr_offset);
 	if (IS_ERR(tu))
 		return ERR_CAST(tu);
-	ev = tu_new_event(tu);
+	ev = probe_event_new(def, &tu_event_ops);
 	if (IS_ERR(ev)) {
 		tu_free(tu);
 		return ERR_CAST(ev);
 	}
+	probe_event_link(ev, &tu->tp);
 	return &ev->call;
 }
 
@@ -1217,9 +1073,9 @@ void destroy_local_trace_uprobe(struct trace_event_call *call)
 {
 	struct trace_uprobe *tu = tu_first(probe_event_from_call(call));
 
-	if (!tu || WARN_ON_ONCE(probe_event_enabled(tu->ev)))
+	if (!tu || WARN_ON_ONCE(probe_event_enabled(tu->tp.ev)))
 		return;
-	tu_unlink(tu);
+	probe_event_unlink(&tu->tp);
 	tu_free(tu);
 }
 #endif /* CONFIG_PERF_EVENTS */
