@@ -823,7 +823,7 @@ int probe_event_reg(struct trace_event_call *call, enum trace_reg type, void *da
  * probe_event_join_words - the words of a command, one space between each
  * @raw: the line as written
  *
- * The parser and error_log see this form, as in 6.12.
+ * The parser and error_log see this form.
  *
  * Return: a new string (kfree() it), or NULL without memory.
  */

@@ -211,7 +211,7 @@ found:
 	kfree(hook);
 }
 
-/* Hooks do it all; perf gets nothing from eprobes, as in 6.12 */
+/* Hooks do it all; perf gets nothing from eprobes */
 static int te_arm(struct probe_event *ev)
 {
 	return 0;
@@ -267,8 +267,8 @@ struct te_head {
 };
 
 /*
- * "SYSTEM.EVENT" (or "SYSTEM/EVENT").  6.12 logs what is wrong with the
- * names, then that both are needed: two error_log records, kept.
+ * "SYSTEM.EVENT" (or "SYSTEM/EVENT").  error_log gets what is wrong with
+ * the names, then that both are needed: two records.
  */
 static int te_parse_src(const char *cmd, struct te_head *h,
 			struct tpp_error *err)
@@ -347,7 +347,7 @@ static struct trace_event_call *te_find_src(const char *cmd,
 	return NULL;
 }
 
-/* 6.12 checks FILTER against the top instance when the probe is made */
+/* FILTER is checked against the top instance when the probe is made */
 static int te_check_filter(struct trace_eprobe *te, const char *cmd,
 			   const struct te_head *h, struct tpp_error *err)
 {
@@ -471,7 +471,7 @@ static int te_build(struct trace_eprobe *te, const char *cmd, const struct te_he
 	return probe_event_add_probe(&te->tp, &te_event_ops, err);
 }
 
-/* Errors come in 6.12's order: names, event, filter, arguments, exists */
+/* Errors come in ABI order: names, event, filter, arguments, exists */
 static int te_create(const char *cmd, struct tpp_error *err)
 {
 	struct trace_event_call *src;

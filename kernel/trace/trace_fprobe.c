@@ -144,7 +144,7 @@ static void tf_trace(const struct trace_fprobe *tf, struct pt_regs *regs,
 NOKPROBE_SYMBOL(tf_trace);
 
 #ifdef CONFIG_PERF_EVENTS
-/* 6.12 runs no BPF program on fprobe events: perf records only */
+/* fprobe events run no BPF program: perf records only */
 static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 		    const unsigned long *edata, unsigned long entry_ip,
 		    unsigned long ret_ip)
@@ -480,8 +480,8 @@ static int tf_check_tpoint_name(const char *cmd, const struct tf_head *h,
 
 /*
  * An fprobe whose arguments read $retval is a return probe without
- * "%return"; a tprobe has no $retval.  Like 6.12, only the first "$retval"
- * of each word counts, when no identifier character follows it.
+ * "%return"; a tprobe has no $retval.  Only the first "$retval" of each
+ * word counts, when no identifier character follows it.
  */
 static int tf_scan_retval(const char *cmd, struct tf_head *h,
 			  struct tpp_error *err)
@@ -530,7 +530,7 @@ static int tf_parse_place(const char *cmd, struct tf_head *h,
 	return tf_scan_retval(cmd, h, err);
 }
 
-/* Errors come in 6.12's order: maxactive, place, maxactive again, name */
+/* Errors come in ABI order: maxactive, place, maxactive again, name */
 static int tf_parse_head(const char *cmd, struct tf_head *h,
 			 struct tpp_error *err)
 {

@@ -367,8 +367,8 @@ static void tk_unregister_kprobe(struct trace_kprobe *tk)
 
 /*
  * A place kallsyms does not know yet may be in a module to come: a MOD:SYM
- * whose module is not loaded, or any address (as in 6.12).  Such a probe
- * is accepted and waits for the module notifier.
+ * whose module is not loaded, or any address.  Such a probe is accepted
+ * and waits for the module notifier.
  */
 static bool tk_may_wait(const struct trace_kprobe *tk)
 {

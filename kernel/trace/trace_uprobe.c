@@ -447,7 +447,7 @@ static int tu_arm(struct probe_event *ev)
 	return 0;
 }
 
-/* "(0x%lx)", or "(0x%lx <- 0x%lx)": 6.12 prints uprobe ips as numbers */
+/* "(0x%lx)", or "(0x%lx <- 0x%lx)": uprobe ips print as numbers */
 static void tu_show_place(struct probe_event *ev, struct trace_seq *s,
 			  const unsigned long *head)
 {
@@ -774,7 +774,7 @@ static int tu_lookup_file(const char *cmd, const struct tu_head *h,
 
 /*
  * Whether the command is a uprobe at all (-ECANCELED if not), then, in
- * 6.12's order: too many arguments, the file, OFFSET, the name.  The
+ * ABI order: too many arguments, the file, OFFSET, the name.  The
  * probed file is held in @path on success.
  */
 static int tu_parse_head(const char *cmd, struct tu_head *h,
