@@ -243,6 +243,19 @@ int probe_event_dyn_free(struct dyn_event *devent);
 bool probe_event_dyn_match(const char *system, const char *event, int argc,
 			   const char **argv, struct dyn_event *devent);
 
+/*
+ * A probe type's dyn_event operations: listing, matching and the busy
+ * check are the event object's; @create_fn runs one definition line and
+ * @free_fn takes one probe out (probe_event_dyn_free() for most types).
+ */
+#define PROBE_EVENT_DYN_OPS(create_fn, free_fn) {	\
+	.create = (create_fn),				\
+	.free = (free_fn),				\
+	.show = probe_event_dyn_show,			\
+	.is_busy = probe_event_dyn_busy,		\
+	.match = probe_event_dyn_match,			\
+}
+
 struct seq_file;
 struct dyn_event;
 struct dyn_event_operations;

@@ -546,13 +546,8 @@ static const struct probe_event_ops te_event_ops = {
 	.match_place = te_match_place,
 };
 
-static struct dyn_event_operations te_dyn_ops = {
-	.match = probe_event_dyn_match,
-	.is_busy = probe_event_dyn_busy,
-	.show = probe_event_dyn_show,
-	.free = probe_event_dyn_free,
-	.create = te_dyn_create,
-};
+static struct dyn_event_operations te_dyn_ops =
+	PROBE_EVENT_DYN_OPS(te_dyn_create, probe_event_dyn_free);
 
 /* At core_initcall, so that boot-time users find eprobes there */
 static __init int te_init_early(void)

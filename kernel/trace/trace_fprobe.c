@@ -745,13 +745,8 @@ static const struct probe_event_ops tf_event_ops = {
 	.match_place = tf_match_place,
 };
 
-static struct dyn_event_operations tf_dyn_ops = {
-	.match = probe_event_dyn_match,
-	.is_busy = probe_event_dyn_busy,
-	.show = probe_event_dyn_show,
-	.free = probe_event_dyn_free,
-	.create = tf_dyn_create,
-};
+static struct dyn_event_operations tf_dyn_ops =
+	PROBE_EVENT_DYN_OPS(tf_dyn_create, probe_event_dyn_free);
 
 /* ---- Modules: tprobes follow their tracepoint's module ---- */
 

@@ -686,13 +686,8 @@ static const struct probe_event_ops tk_event_ops = {
 	.list_place = tk_list_place,
 };
 
-static struct dyn_event_operations tk_dyn_ops = {
-	.match = probe_event_dyn_match,
-	.is_busy = probe_event_dyn_busy,
-	.show = probe_event_dyn_show,
-	.free = tk_dyn_free,
-	.create = tk_dyn_create,
-};
+static struct dyn_event_operations tk_dyn_ops =
+	PROBE_EVENT_DYN_OPS(tk_dyn_create, tk_dyn_free);
 
 /* ---- Deleting every kprobe event at once ---- */
 

@@ -931,13 +931,8 @@ static const struct probe_event_ops tu_event_ops = {
 	.list_place = tu_list_place,
 };
 
-static struct dyn_event_operations tu_dyn_ops = {
-	.match = probe_event_dyn_match,
-	.is_busy = probe_event_dyn_busy,
-	.show = probe_event_dyn_show,
-	.free = probe_event_dyn_free,
-	.create = tu_dyn_create,
-};
+static struct dyn_event_operations tu_dyn_ops =
+	PROBE_EVENT_DYN_OPS(tu_dyn_create, probe_event_dyn_free);
 
 static int tu_profile_line(struct seq_file *m, struct dyn_event *ev)
 {
