@@ -484,6 +484,12 @@ static int probe_event_append(struct trace_probe *tp, struct probe_event *ev,
 	return probe_event_attach(tp, ev, err);
 }
 
+/*
+ * A new event for @tp.  A failed event registration is told in error_log,
+ * at the place word, only by the types that register their probe point as
+ * they define it (&probe_event_ops.attach): for them, defining the event and
+ * registering the place are one step whose failure names the place.
+ */
 static int probe_event_add_new(struct trace_probe *tp, const struct probe_event_ops *ops,
 			       struct tpp_error *err)
 {
@@ -500,6 +506,8 @@ static int probe_event_add_new(struct trace_probe *tp, const struct probe_event_
 	if (ret == -EEXIST)
 		return tpp_error_set(err, TPP_E_EVENT_EXISTS, 0, ret);
 	pr_warn("Failed to register probe event(%d)\n", ret);
+	if (!ops->attach)
+		return tpp_error_set(err, TPP_E_NONE, 0, ret);
 	return probe_event_register_error(tp->def->place_pos, ret, err);
 }
 
