@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/probe_regs.h>
+
 #include "fake_env.h"
 #include "probe_fetch.h"
 
@@ -16,7 +18,7 @@ struct fake_reg {
 	int offset;
 };
 
-/* struct pt_regs on x86_64 */
+/* The ptrace names of struct pt_regs on x86_64 */
 static const struct fake_reg x86_regs[] = {
 	{ "r15", 0 }, { "r14", 8 }, { "r13", 16 }, { "r12", 24 },
 	{ "bp", 32 }, { "bx", 40 }, { "r11", 48 }, { "r10", 56 },
@@ -26,24 +28,22 @@ static const struct fake_reg x86_regs[] = {
 	{ "ss", 160 }, { NULL, 0 },
 };
 
-static int x86_reg_offset(void *priv, const char *name)
+int x86_regs_query_register_offset(const char *name)
 {
 	const struct fake_reg *r;
 
-	(void)priv;
 	for (r = x86_regs; r->name; r++)
 		if (!strcmp(r->name, name))
 			return r->offset;
 	return -EINVAL;
 }
 
-/* struct user_pt_regs on arm64: x0..x30, sp, pc, pstate; lr is x30 */
-static int arm64_reg_offset(void *priv, const char *name)
+/* The ptrace names of struct user_pt_regs on arm64: x0..x30, lr, sp, ... */
+int arm64_regs_query_register_offset(const char *name)
 {
 	char buf[16];
 	int i;
 
-	(void)priv;
 	for (i = 0; i <= 30; i++) {
 		snprintf(buf, sizeof(buf), "x%d", i);
 		if (!strcmp(buf, name))
@@ -58,6 +58,94 @@ static int arm64_reg_offset(void *priv, const char *name)
 	if (!strcmp(name, "pstate"))
 		return 33 * 8;
 	return -EINVAL;
+}
+
+unsigned int kshim_sp_offset = KSHIM_REG_SP;
+
+/*
+ * The arch files themselves (arch_x86.c, arch_arm64.c), behind what
+ * probe_kenv.c does with them: ptrace's names first, then the arch's.
+ */
+struct fake_arch {
+	int (*query)(const char *name);
+	int (*reg)(const char *name, struct probe_reg *reg);
+	int (*arg)(unsigned int n, struct probe_arg_loc *loc);
+};
+
+static const struct fake_arch fake_x86 = {
+	x86_regs_query_register_offset, x86_probe_arch_reg, x86_probe_arch_arg,
+};
+
+static const struct fake_arch fake_arm64 = {
+	arm64_regs_query_register_offset, arm64_probe_arch_reg,
+	arm64_probe_arch_arg,
+};
+
+static int fake_reg(const struct fake_arch *arch, const char *name,
+		    struct tpp_reg *out)
+{
+	struct probe_reg reg = { .size = sizeof(long) };
+	int offset = arch->query(name);
+
+	if (offset >= 0)
+		reg.offset = offset;
+	else if (arch->reg(name, &reg))
+		return -EINVAL;
+	out->offset = reg.offset;
+	out->width = reg.size < sizeof(long) ? reg.size : 0;
+	out->shift = out->width ? reg.shift : 0;
+	return 0;
+}
+
+static int fake_arg_at(const struct fake_arch *arch, unsigned int n,
+		       unsigned long *val)
+{
+	struct probe_arg_loc loc;
+	int ret = arch->arg(n, &loc);
+
+	if (ret)
+		return ret;
+	*val = loc.val;
+	switch (loc.kind) {
+	case PROBE_ARG_REG:
+		return TPP_SRC_REG;
+	case PROBE_ARG_STACK:
+		return TPP_SRC_STACK;
+	default:
+		return TPP_SRC_ARG;
+	}
+}
+
+static int x86_reg(void *priv, const char *name, struct tpp_reg *reg)
+{
+	(void)priv;
+	return fake_reg(&fake_x86, name, reg);
+}
+
+static int x86_arg_at(void *priv, unsigned int n, unsigned long *val)
+{
+	(void)priv;
+	return fake_arg_at(&fake_x86, n, val);
+}
+
+static int arm64_reg(void *priv, const char *name, struct tpp_reg *reg)
+{
+	(void)priv;
+	return fake_reg(&fake_arm64, name, reg);
+}
+
+static int arm64_arg_at(void *priv, unsigned int n, unsigned long *val)
+{
+	(void)priv;
+	return fake_arg_at(&fake_arm64, n, val);
+}
+
+/* An architecture without its own table: arguments through the API */
+static int api_arg_at(void *priv, unsigned int n, unsigned long *val)
+{
+	(void)priv;
+	*val = n;
+	return TPP_SRC_ARG;
 }
 
 struct fake_sym {
@@ -321,9 +409,10 @@ static const struct tpp_btf_ops fake_btf = {
 	.resolve = btf_resolve,
 };
 
-#define FAKE_ENV(regs, btf_ops)					\
+#define FAKE_ENV(regs, args, btf_ops)				\
 	{							\
-		.reg_offset = regs,				\
+		.reg = regs,					\
+		.arg_at = args,					\
 		.sym_count = sym_count,				\
 		.func_entry = func_entry,			\
 		.event_field = event_field,			\
@@ -334,6 +423,7 @@ static const struct tpp_btf_ops fake_btf = {
 		.btf = btf_ops,					\
 	}
 
-const struct tpp_env env_x86 = FAKE_ENV(x86_reg_offset, NULL);
-const struct tpp_env env_arm64 = FAKE_ENV(arm64_reg_offset, NULL);
-const struct tpp_env env_btf = FAKE_ENV(x86_reg_offset, &fake_btf);
+const struct tpp_env env_x86 = FAKE_ENV(x86_reg, x86_arg_at, NULL);
+const struct tpp_env env_arm64 = FAKE_ENV(arm64_reg, arm64_arg_at, NULL);
+const struct tpp_env env_btf = FAKE_ENV(x86_reg, x86_arg_at, &fake_btf);
+const struct tpp_env env_generic = FAKE_ENV(x86_reg, api_arg_at, NULL);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Fake kernels for the parser tests: an x86_64-like and an arm64-like
- * register table, a small kallsyms with modules, and a small BTF.
+ * Fake kernels for the parser tests: x86_64 and arm64 registers and
+ * arguments (the arch files themselves over made-up ptrace tables), a small
+ * kallsyms with modules, and a small BTF.
  */
 #ifndef FAKE_ENV_H
 #define FAKE_ENV_H
@@ -25,5 +26,21 @@
 extern const struct tpp_env env_x86;	/* no BTF */
 extern const struct tpp_env env_arm64;	/* no BTF */
 extern const struct tpp_env env_btf;	/* x86 registers, with BTF */
+/* x86 registers, arguments by regs_get_kernel_argument() (no arch table) */
+extern const struct tpp_env env_generic;
+
+/*
+ * The arch files of arch/x86 and arch/arm64 (harness/unit/arch_*.c), and
+ * the ptrace names they ask for
+ */
+struct probe_reg;
+struct probe_arg_loc;
+int x86_regs_query_register_offset(const char *name);
+int x86_probe_arch_reg(const char *name, struct probe_reg *reg);
+int x86_probe_arch_arg(unsigned int n, struct probe_arg_loc *loc);
+int arm64_regs_query_register_offset(const char *name);
+int arm64_probe_arch_reg(const char *name, struct probe_reg *reg);
+int arm64_probe_arch_arg(unsigned int n, struct probe_arg_loc *loc);
+extern unsigned int kshim_sp_offset;	/* KSHIM_REG_SP unless arm64 */
 
 #endif /* FAKE_ENV_H */

@@ -108,6 +108,22 @@ static inline char *kmemdup_nul(const char *s, size_t len, gfp_t gfp)
 	return p;
 }
 
+/* -E2BIG when @src was cut to fit; the kernel's contract */
+static inline long strscpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strnlen(src, size);
+
+	if (!size)
+		return -E2BIG;
+	if (len == size) {
+		memcpy(dst, src, size - 1);
+		dst[size - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dst, src, len + 1);
+	return len;
+}
+
 static inline char *kstrdup(const char *s, gfp_t gfp)
 {
 	return kmemdup_nul(s, strlen(s), gfp);
@@ -340,9 +356,12 @@ static inline unsigned long regs_get_register(struct pt_regs *regs,
 	return *kshim_reg(regs, offset);
 }
 
+/* The stack pointer's offset: x86_64's, or arm64's for its layout tests */
+extern unsigned int kshim_sp_offset;
+
 static inline unsigned long kernel_stack_pointer(struct pt_regs *regs)
 {
-	return *kshim_reg(regs, KSHIM_REG_SP);
+	return *kshim_reg(regs, kshim_sp_offset);
 }
 
 static inline unsigned long user_stack_pointer(struct pt_regs *regs)
@@ -354,6 +373,11 @@ static inline unsigned long regs_return_value(struct pt_regs *regs)
 {
 	return *kshim_reg(regs, KSHIM_REG_AX);
 }
+
+/* Each arch's ptrace names, from fake_env.c; the arch files are renamed
+ * to call theirs (harness/unit/arch_*.c)
+ */
+int regs_query_register_offset(const char *name);
 
 /* Entry @n of the stack above the stack pointer, 0 outside the stack */
 unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsigned int n);

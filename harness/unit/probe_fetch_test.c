@@ -701,8 +701,9 @@ static void test_entry_data(void)
 	if (!compile(&env_x86, "r vfs_read $arg1:x32 +0($arg2):string $retval:s32 "
 		     "+0x78($arg1):u8 $arg1", &h, __LINE__))
 		goto out;
-	CHECK(h.prog->nr_edata == 2 && h.prog->edata[0] == 0 &&
-	      h.prog->edata[1] == 1 &&
+	CHECK(h.prog->nr_edata == 2 &&
+	      h.prog->edata[0] == tpp_earg(TPP_SRC_REG, KSHIM_REG_DI) &&
+	      h.prog->edata[1] == tpp_earg(TPP_SRC_REG, KSHIM_REG_SI) &&
 	      probe_prog_edata_size(h.prog) == 2 * sizeof(long));
 	CHECK(h.prog->hdr_size == 24 && h.prog->is_return);
 	entry = regs;
@@ -721,12 +722,68 @@ out:
 	/* slots go in order of first use, each argument once */
 	if (compile(&env_x86, "r vfs_read $arg3 $arg1 $arg3 +0($arg1):u8",
 		    &h, __LINE__))
-		CHECK(h.prog->nr_edata == 2 && h.prog->edata[0] == 2 &&
-		      h.prog->edata[1] == 0);
+		CHECK(h.prog->nr_edata == 2 &&
+		      h.prog->edata[0] == tpp_earg(TPP_SRC_REG, KSHIM_REG_DX) &&
+		      h.prog->edata[1] == tpp_earg(TPP_SRC_REG, KSHIM_REG_DI));
 	release(&h);
 	if (compile(&env_x86, "p vfs_read $arg3", &h, __LINE__))
 		CHECK(h.prog->nr_edata == 0 && !probe_prog_edata_size(h.prog));
 	release(&h);
+}
+
+/* ---- The assembler's register names, and arm64's argument layout ---- */
+
+static void test_abi_regs(void)
+{
+	unsigned long ax = *kshim_reg(&regs, KSHIM_REG_AX);
+
+	*kshim_reg(&regs, KSHIM_REG_AX) = 0x1122334455667788UL;
+	CASE("p vfs_read %ax %rax %eax %al %ah %eax:u64 %ah:s8 %eax:x16",
+	     " arg1=0x1122334455667788 arg2=0x1122334455667788"
+	     " arg3=1432778632 arg4=136 arg5=119 arg6=1432778632 arg7=119"
+	     " arg8=0x7788",
+	     "u64:0x1122334455667788|u64:0x1122334455667788|u32:0x55667788"
+	     "|u8:0x88|u8:0x77|u64:0x55667788|u8:0x77|u16:0x7788");
+	/* the low half as an address; not joined with the whole word */
+	CASE("p vfs_read +0(%edi):u64 +0(%rdi):u64 +8(%edi):u64",
+	     " arg1=0 arg2=1234605616436508552 arg3=0", NULL);
+	/* and in the size pass of a string */
+	CASE("p vfs_read +0(%edi):string +0(%rsi):string",
+	     " arg1=(fault) arg2=\"/etc/passwd\"", NULL);
+	*kshim_reg(&regs, KSHIM_REG_AX) = ax;
+	CASE("p vfs_read %edi %dil %r9d %r9w %r9b",
+	     " arg1=4352 arg2=0 arg3=6 arg4=6 arg5=6", NULL);
+}
+
+/*
+ * arm64: x0..x7, then the stack at the entry, from the stack pointer up
+ * (here the words SP, SP + 8, SP + 16 of setup())
+ */
+static void test_arm64_args(void)
+{
+	struct pt_regs saved = regs, entry;
+	unsigned int i;
+	struct hit h;
+
+	memset(&regs, 0, sizeof(regs));
+	for (i = 0; i < 8; i++)
+		*kshim_reg(&regs, i * 8) = 0x100 + i;
+	*kshim_reg(&regs, 31 * 8) = SP;
+	kshim_sp_offset = 31 * 8;
+	case_at(&env_arm64, "p vfs_read $arg1 $arg8 $arg9 $arg10 $arg11:u8 %w7",
+		" arg1=0x100 arg2=0x107 arg3=0xffffffff81000123 arg4=0x77"
+		" arg5=136 arg6=263", NULL, __LINE__);
+	if (compile(&env_arm64, "r vfs_read $arg2 $arg10", &h,
+		    __LINE__)) {
+		entry = regs;
+		*kshim_reg(&regs, 8) = 0;
+		*kshim_reg(&regs, 31 * 8) = SP + 16;
+		fire(&h, &entry, __LINE__);
+		check_print(&h, " arg1=0x101 arg2=0x77", __LINE__);
+	}
+	release(&h);
+	kshim_sp_offset = KSHIM_REG_SP;
+	regs = saved;
 }
 
 /* ---- Format files ---- */
@@ -1220,6 +1277,8 @@ int main(void)
 	test_eprobe_format();
 	test_uprobe();
 	test_entry_data();
+	test_abi_regs();
+	test_arm64_args();
 	test_formats();
 	test_strsize_sweep();
 	test_long_strings();

@@ -149,6 +149,14 @@ static struct tpp_def *kok_at(const struct tpp_env *env, const char *cmd,
 
 #define KOK(env, cmd)	kok_at(env, cmd, __LINE__)
 
+/* struct pt_regs offsets on x86_64 */
+#define X86_R9	64
+#define X86_R8	72
+#define X86_AX	80
+#define X86_SI	104
+#define X86_DI	112
+#define X86_SP	152
+
 /* Accepted, and nothing more to check */
 static void kgood(const struct tpp_env *env, const char *cmd, int line)
 {
@@ -590,12 +598,12 @@ static void test_fprobe_tprobe(void)
 	def = AOK(&env_x86, TPP_FPROBE | TPP_RETURN, "vfs_read",
 		  "f vfs_read%return $retval $arg1");
 	CHECK(def && def->args[1].fetch.src == TPP_SRC_EARG &&
-	      def->args[1].fetch.val == 0);
+	      def->args[1].fetch.val == tpp_earg(TPP_SRC_REG, X86_DI));
 	tpp_free(def);
 	/* a tprobe's first BTF parameter is the stub's data */
 	def = AOK(&env_x86, t, "kfree", "t kfree $arg1");
-	CHECK(def && def->args[0].fetch.src == TPP_SRC_ARG &&
-	      def->args[0].fetch.val == 1);
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_REG &&
+	      def->args[0].fetch.val == X86_SI);
 	tpp_free(def);
 }
 
@@ -730,15 +738,16 @@ static void test_vars(void)
 	struct tpp_def *def;
 
 	def = KOK(&env_x86, "p vfs_read $arg1 $arg6 $stack2048 $stack");
-	CHECK(def && def->args[0].fetch.src == TPP_SRC_ARG &&
-	      def->args[0].fetch.val == 0 && def->args[1].fetch.val == 5);
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_REG &&
+	      def->args[0].fetch.val == X86_DI &&
+	      def->args[1].fetch.val == X86_R9);
 	CHECK(def && def->args[2].fetch.src == TPP_SRC_STACK &&
 	      def->args[2].fetch.val == 2048);
 	CHECK(def && def->args[3].fetch.src == TPP_SRC_STACKP);
 	tpp_free(def);
 	def = KOK(&env_x86, "r vfs_read $arg2 $retvalue $COMM");
 	CHECK(def && def->args[0].fetch.src == TPP_SRC_EARG &&
-	      def->args[0].fetch.val == 1);
+	      def->args[0].fetch.val == tpp_earg(TPP_SRC_REG, X86_SI));
 	CHECK(def && def->args[1].fetch.src == TPP_SRC_RETVAL);
 	CHECK(def && def->args[2].fetch.src == TPP_SRC_COMM);
 	tpp_free(def);
@@ -773,6 +782,101 @@ static void test_regs(void)
 	CHECK(def && def->args[1].fetch.val == 0 &&
 	      def->args[2].fetch.val == 144);
 	tpp_free(def);
+}
+
+/* Register @i of @def: offset, width, shift and default type */
+static bool reg_is(const struct tpp_def *def, unsigned int i,
+		   unsigned int off, unsigned int width, unsigned int shift,
+		   enum tpp_type type)
+{
+	const struct tpp_arg *a = def ? &def->args[i] : NULL;
+
+	return a && a->fetch.src == TPP_SRC_REG && a->fetch.val == off &&
+	       a->fetch.width == width && a->fetch.shift == shift &&
+	       a->type == type;
+}
+
+/* The assembler's names, with their width (a deliberate extension) */
+static void test_abi_regs(void)
+{
+	struct tpp_def *def;
+
+	/* ptrace's names keep the whole word, whatever their width says */
+	def = KOK(&env_x86, "p vfs_read %ax %di %rdi %edi %dil %ah %r8d %r15w "
+		  "%r9b %rsp");
+	CHECK(reg_is(def, 0, X86_AX, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 1, X86_DI, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 2, X86_DI, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 3, X86_DI, 4, 0, TPP_TYPE_U32));
+	CHECK(reg_is(def, 4, X86_DI, 1, 0, TPP_TYPE_U8));
+	CHECK(reg_is(def, 5, X86_AX, 1, 8, TPP_TYPE_U8));
+	CHECK(reg_is(def, 6, X86_R8, 4, 0, TPP_TYPE_U32));
+	CHECK(reg_is(def, 7, 0, 2, 0, TPP_TYPE_U16));
+	CHECK(reg_is(def, 8, X86_R9, 1, 0, TPP_TYPE_U8));
+	CHECK(reg_is(def, 9, X86_SP, 0, 0, TPP_TYPE_X64));
+	/* listings show the name as written */
+	CHECK(def && !strcmp(def->args[3].comm, "%edi"));
+	tpp_free(def);
+	/* a TYPE wins; a dereference reads memory of the default type */
+	def = KOK(&env_x86, "p vfs_read %edi:s64 +0(%edi)");
+	CHECK(reg_is(def, 0, X86_DI, 4, 0, TPP_TYPE_S64));
+	CHECK(def && def->args[1].fetch.width == 4 &&
+	      def->args[1].type == TPP_TYPE_X64);
+	tpp_free(def);
+	KERRX("p vfs_read %ecx:^string", STRING_SRC);
+	KERRX("p vfs_read ^%r16d", REG);
+	KERRX("p vfs_read ^%r8q", REG);
+	KERRX("p vfs_read ^%r8dd", REG);
+	KERRX("p vfs_read ^%eip", REG);
+	KERRX("p vfs_read ^%w0", REG);
+	KERRX("p vfs_read a=^%RDI", REG);
+
+	def = KOK(&env_arm64, "p vfs_read %w0 %w30 %fp %ip0 %ip1 %x29");
+	CHECK(reg_is(def, 0, 0, 4, 0, TPP_TYPE_U32));
+	CHECK(reg_is(def, 1, 240, 4, 0, TPP_TYPE_U32));
+	CHECK(reg_is(def, 2, 232, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 3, 128, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 4, 136, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 5, 232, 0, 0, TPP_TYPE_X64));
+	tpp_free(def);
+	KERR(&env_arm64, "p vfs_read ^%w31", REG, -EINVAL);
+	KERR(&env_arm64, "p vfs_read ^%wsp", REG, -EINVAL);
+	KERR(&env_arm64, "p vfs_read ^%w", REG, -EINVAL);
+	KERR(&env_arm64, "p vfs_read ^%w00", REG, -EINVAL);
+	KERR(&env_arm64, "p vfs_read ^%edi", REG, -EINVAL);
+}
+
+/* Where $argN is: the calling convention of each arch */
+static void test_arg_layout(void)
+{
+	struct tpp_def *def;
+
+	/* x86_64: six registers, then the stack above the return address */
+	def = KOK(&env_x86, "p vfs_read $arg5 $arg6 $arg7 $arg10");
+	CHECK(reg_is(def, 0, X86_R8, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 1, X86_R9, 0, 0, TPP_TYPE_X64));
+	CHECK(def && def->args[2].fetch.src == TPP_SRC_STACK &&
+	      def->args[2].fetch.val == 1 && def->args[3].fetch.val == 4);
+	tpp_free(def);
+	/* arm64: x0..x7, then the stack from the stack pointer up */
+	def = KOK(&env_arm64, "p vfs_read $arg1 $arg8 $arg9 $arg12");
+	CHECK(reg_is(def, 0, 0, 0, 0, TPP_TYPE_X64));
+	CHECK(reg_is(def, 1, 56, 0, 0, TPP_TYPE_X64));
+	CHECK(def && def->args[2].fetch.src == TPP_SRC_STACK &&
+	      def->args[2].fetch.val == 0 && def->args[3].fetch.val == 3);
+	tpp_free(def);
+	/* a return probe saves them at the entry */
+	def = KOK(&env_arm64, "r vfs_read $arg2 $arg10");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_EARG &&
+	      def->args[0].fetch.val == tpp_earg(TPP_SRC_REG, 8) &&
+	      def->args[1].fetch.val == tpp_earg(TPP_SRC_STACK, 1));
+	tpp_free(def);
+	/* without an arch table: regs_get_kernel_argument() */
+	def = KOK(&env_generic, "p vfs_read $arg1 $arg9");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_ARG &&
+	      def->args[0].fetch.val == 0 && def->args[1].fetch.val == 8);
+	tpp_free(def);
+	KERR(&env_arm64, "p vfs_read+4 ^$arg9", ARGS_PLACE, -EINVAL);
 }
 
 static void test_imm_and_mem(void)
@@ -951,8 +1055,8 @@ static void test_btf(void)
 	CHECK(def && def->nr_args == 4 && !strcmp(def->args[0].name, "file") &&
 	      !strcmp(def->args[3].name, "pos") &&
 	      def->args[2].type == TPP_TYPE_U64 &&
-	      def->args[1].fetch.src == TPP_SRC_ARG &&
-	      def->args[1].fetch.val == 1);
+	      def->args[1].fetch.src == TPP_SRC_REG &&
+	      def->args[1].fetch.val == X86_SI);
 	/* arguments past the written words point after the command */
 	CHECK(def && def->args[0].pos == 11 && def->args[1].pos == 17);
 	tpp_free(def);
@@ -972,7 +1076,7 @@ static void test_btf(void)
 	KERRB("p nobtf ^$arg*", BTF_NOSUP, -EOPNOTSUPP);
 	KERRB("p nobtf ^foo", BTF_NOFUNC, -ENOENT);
 	def = KOK(&env_btf, "p nobtf $arg1");
-	CHECK(def && def->args[0].fetch.src == TPP_SRC_ARG);
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_REG);
 	tpp_free(def);
 	def = KOK(&env_btf, "r nobtf $retval");
 	CHECK(def && def->args[0].fetch.src == TPP_SRC_RETVAL &&
@@ -1140,6 +1244,8 @@ int main(void)
 	test_place_and_names();
 	test_vars();
 	test_regs();
+	test_abi_regs();
+	test_arg_layout();
 	test_imm_and_mem();
 	test_derefs();
 	test_types();

@@ -1,31 +1,149 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Register names of probe event arguments ("%ax", "%x0", ...).  Each
- * architecture that supports probe events keeps one table of the names
- * regs_query_register_offset() accepts there, with the offset of each
- * register in struct pt_regs, and answers these two questions from it.
+ * What probe event arguments ask of an architecture: the registers a %NAME
+ * reads, and where a function's arguments are at its entry ($argN and BTF
+ * parameters).  Both are asked when a probe is defined, never at a hit: the
+ * answers are compiled into the probe's fetch program.
+ *
+ * An architecture with its own answers defines probe_arch_reg() and
+ * probe_arch_arg(); every other one gets the generic ones in kernel/trace,
+ * built on regs_query_register_offset() and regs_get_kernel_argument().
  */
 #ifndef _LINUX_PROBE_REGS_H
 #define _LINUX_PROBE_REGS_H
 
-/**
- * probe_arch_reg_offset() - find a register by its name
- * @name: the register name as a probe argument writes it, without the '%'
- *
- * Return: the offset of the register in struct pt_regs, or -EINVAL when the
- * architecture has no register of that name.
- */
-int probe_arch_reg_offset(const char *name);
+#include <linux/errno.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+#include <linux/types.h>
 
 /**
- * probe_arch_reg_name() - find the name of the register at an offset
- * @offset: an offset in struct pt_regs
- *
- * Where two names share an offset (arm64's "x30" and "lr"), the canonical
- * one comes back, so that a listing shows the name the ABI has for it.
- *
- * Return: the name, or NULL when no register starts at @offset.
+ * struct probe_reg - a register as a %NAME probe argument reads it
+ * @offset: offset in struct pt_regs of the word that holds it
+ * @size: bytes of that word the name covers, counted from the low end
+ *	once the word is shifted right; sizeof(long) for the whole word
+ * @shift: bits of the word below the register ("%ah": 8)
  */
-const char *probe_arch_reg_name(unsigned int offset);
+struct probe_reg {
+	unsigned int offset;
+	u8 size;
+	u8 shift;
+};
+
+/**
+ * probe_arch_reg() - find a register name regs_query_register_offset() lacks
+ * @name: the name as written, without the '%'
+ * @reg: filled in when found
+ *
+ * The names regs_query_register_offset() knows are looked up first, and
+ * read their whole word; this adds the architecture's other names.
+ *
+ * Return: 0, or -EINVAL when the architecture has no register @name.
+ */
+int probe_arch_reg(const char *name, struct probe_reg *reg);
+
+/* Where a function argument is at the function's entry */
+enum probe_arg_kind {
+	PROBE_ARG_REG,		/* a pt_regs word: @val is its offset */
+	PROBE_ARG_STACK,	/* regs_get_kernel_stack_nth(regs, @val) */
+	PROBE_ARG_API,		/* regs_get_kernel_argument(regs, @val) */
+};
+
+/**
+ * struct probe_arg_loc - where one argument is
+ * @kind: register, stack word, or the architecture's accessor
+ * @val: see enum probe_arg_kind
+ */
+struct probe_arg_loc {
+	enum probe_arg_kind kind;
+	unsigned int val;
+};
+
+/**
+ * probe_arch_arg() - find argument @n of a function at its entry
+ * @n: the argument, from 0, counted in words as the calling convention
+ *	passes them
+ * @loc: filled in when found
+ *
+ * Return: 0, or -EOPNOTSUPP when arguments cannot be read here.
+ */
+int probe_arch_arg(unsigned int n, struct probe_arg_loc *loc);
+
+/**
+ * struct probe_reg_alias - another name of (part of) a register
+ * @name: the name
+ * @reg: the register's name for regs_query_register_offset()
+ * @size: see &probe_reg.size
+ * @shift: see &probe_reg.shift
+ */
+struct probe_reg_alias {
+	const char *name;
+	const char *reg;
+	u8 size;
+	u8 shift;
+};
+
+/**
+ * probe_reg_from_alias() - look a name up in an architecture's aliases
+ * @aliases: the table
+ * @nr: its entries
+ * @name: the name to find
+ * @reg: filled in when found
+ *
+ * Return: 0, or -EINVAL when @name is no alias.
+ */
+static inline int probe_reg_from_alias(const struct probe_reg_alias *aliases,
+				       size_t nr, const char *name,
+				       struct probe_reg *reg)
+{
+	int offset;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (strcmp(aliases[i].name, name))
+			continue;
+		offset = regs_query_register_offset(aliases[i].reg);
+		if (offset < 0)
+			return offset;
+		reg->offset = offset;
+		reg->size = aliases[i].size;
+		reg->shift = aliases[i].shift;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/**
+ * probe_arg_in_regs() - find an argument where the first ones are registers
+ * @regs: names of the argument registers, in order
+ * @nr_regs: their number
+ * @stack_first: the stack word of the first argument passed on the stack
+ * @n: the argument, from 0
+ * @loc: filled in
+ *
+ * For calling conventions that pass arguments in @regs, then one stack
+ * word each.
+ *
+ * Return: 0, or a negative errno when a name of @regs is unknown.
+ */
+static inline int probe_arg_in_regs(const char *const *regs,
+				    unsigned int nr_regs,
+				    unsigned int stack_first, unsigned int n,
+				    struct probe_arg_loc *loc)
+{
+	int offset;
+
+	if (n >= nr_regs) {
+		loc->kind = PROBE_ARG_STACK;
+		loc->val = stack_first + n - nr_regs;
+		return 0;
+	}
+	offset = regs_query_register_offset(regs[n]);
+	if (offset < 0)
+		return offset;
+	loc->kind = PROBE_ARG_REG;
+	loc->val = offset;
+	return 0;
+}
 
 #endif /* _LINUX_PROBE_REGS_H */

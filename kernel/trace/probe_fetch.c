@@ -46,6 +46,7 @@ enum probe_op {
 	PROBE_OP_CACHED,
 	/* sources: set the value */
 	PROBE_OP_REG,		/* the pt_regs word at offset @arg */
+	PROBE_OP_SUBREG,	/* @size bytes of that word, @rshift bits up */
 	PROBE_OP_STACK,		/* kernel stack entry @arg */
 	PROBE_OP_STACKP,	/* the stack pointer */
 	PROBE_OP_RETVAL,	/* the return value */
@@ -573,6 +574,10 @@ static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 	switch (insn->op) {
 	case PROBE_OP_STACKP:
 		return pfa_stack_pointer(h->regs);
+	case PROBE_OP_SUBREG:
+		/* @size is below a word: the arch table says so */
+		return pfa_reg(h->regs, insn->arg) >> insn->rshift &
+		       ((1UL << (insn->size * 8)) - 1);
 	case PROBE_OP_EDATA:
 		return h->edata[insn->arg];
 	case PROBE_OP_FIELD:
@@ -616,6 +621,7 @@ static nokprobe_inline void exec_insns(const struct probe_insn *insn,
 			val = insn->arg;
 			break;
 		case PROBE_OP_STACKP:
+		case PROBE_OP_SUBREG:
 		case PROBE_OP_EDATA:
 		case PROBE_OP_FIELD:
 		case PROBE_OP_USTACK:
@@ -662,10 +668,23 @@ skip:			/* the value faulted: the argument's store says so */
 void probe_prog_save_entry(const struct probe_prog *prog,
 			   struct pt_regs *regs, unsigned long *edata)
 {
+	unsigned long val;
 	unsigned int i;
 
-	for (i = 0; i < prog->nr_edata; i++)
-		edata[i] = pfa_arg(regs, prog->edata[i]);
+	for (i = 0; i < prog->nr_edata; i++) {
+		val = tpp_earg_val(prog->edata[i]);
+		switch (tpp_earg_src(prog->edata[i])) {
+		case TPP_SRC_REG:
+			edata[i] = pfa_reg(regs, val);
+			break;
+		case TPP_SRC_STACK:
+			edata[i] = pfa_stack_nth(regs, val);
+			break;
+		default:
+			edata[i] = pfa_arg(regs, val);
+			break;
+		}
+	}
 }
 
 NOKPROBE_SYMBOL(probe_prog_save_entry);
@@ -856,7 +875,7 @@ static const char *add_text(struct pf_build *b, const char *s)
 	return p;
 }
 
-/* $argN values go to entry data slots in order of first use */
+/* Arguments go to entry data slots in order of first use; @n: tpp_earg() */
 static unsigned int edata_slot(struct pf_build *b, unsigned long n)
 {
 	unsigned int i;
@@ -916,6 +935,12 @@ static int emit_source(struct pf_build *b, const struct tpp_fetch *f,
 		add_sym(b, f, text, size_prog ? b->size_base + b->nr_size :
 						b->nr_insn);
 		val = 0;	/* reads fault until the symbol is resolved */
+	}
+	if (f->src == TPP_SRC_REG && f->width) {
+		insn = emit(b, size_prog, PROBE_OP_SUBREG, val);
+		insn->size = f->width;
+		insn->rshift = f->shift;
+		return 0;
 	}
 	insn = emit(b, size_prog, pf_src_ops[f->src], val);
 	if (f->src == TPP_SRC_FIELD) {
@@ -1108,6 +1133,9 @@ static bool joinable(const struct tpp_arg *arg)
 
 	switch (arg->fetch.src) {
 	case TPP_SRC_REG:
+		if (arg->fetch.width)
+			return false;
+		break;
 	case TPP_SRC_STACK:
 	case TPP_SRC_STACKP:
 	case TPP_SRC_RETVAL:
@@ -1209,7 +1237,7 @@ static struct probe_prog *alloc_prog(const struct pf_build *c)
 		prog->size_insn = prog->insn + c->nr_insn;
 	prog->fields = (struct probe_field *)(prog->insn + nr_insn);
 	prog->syms = (struct probe_sym *)(prog->fields + c->def->nr_args);
-	prog->edata = (u16 *)(prog->syms + c->nr_syms);
+	prog->edata = (u32 *)(prog->syms + c->nr_syms);
 	return prog;
 }
 

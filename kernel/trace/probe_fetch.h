@@ -88,7 +88,7 @@ struct probe_field {
  * @nr_fields: argument fields, one per argument
  * @fields: the fields, in record order
  * @nr_edata: longs of entry data a return probe saves
- * @edata: argument index (from 0) saved in each entry data slot
+ * @edata: the argument each entry data slot saves, as tpp_earg() has it
  * @nr_syms: @SYM references that probe_prog_resolve_symbols() patches
  * @syms: those references
  * @insn: the store program, ending in an END instruction
@@ -109,7 +109,7 @@ struct probe_prog {
 	unsigned int nr_fields;
 	struct probe_field *fields;
 	unsigned int nr_edata;
-	u16 *edata;
+	u32 *edata;
 	unsigned int nr_syms;
 	struct probe_sym *syms;
 	struct probe_insn *insn;

@@ -22,6 +22,7 @@
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
 
+#include <asm/probe_fetch.h>	/* arch_probe_kread_inline() */
 #include <asm/tlb.h>		/* nmi_uaccess_okay() */
 
 static nokprobe_inline unsigned long pfa_reg(struct pt_regs *regs,
@@ -63,28 +64,6 @@ static nokprobe_inline bool pfa_is_user(unsigned long addr)
 	       addr < TASK_SIZE;
 }
 
-/*
- * Kernel addresses that copy_from_kernel_nofault_allowed() accepts for
- * any @size bytes, tested inline.  x86_64: the direct map up to just
- * below the vsyscall page, canonical for 4- and 5-level paging (the
- * fixmap and the vsyscall page itself take the slow path); arm64 allows
- * every address.
- */
-#if defined(CONFIG_X86_64)
-#include <asm/vsyscall.h>
-#define PFA_KREAD_INLINE
-static nokprobe_inline bool pfa_kread_inline(unsigned long addr, size_t size)
-{
-	return addr >= PAGE_OFFSET && addr <= VSYSCALL_ADDR - size;
-}
-#elif defined(CONFIG_ARM64)
-#define PFA_KREAD_INLINE
-static nokprobe_inline bool pfa_kread_inline(unsigned long addr, size_t size)
-{
-	return true;
-}
-#endif
-
 #define pfa_kload(dst, addr, type, label)				\
 do {									\
 	type __v;							\
@@ -103,9 +82,9 @@ do {									\
 static nokprobe_inline long pfa_kread(void *dst, unsigned long addr,
 				      size_t size)
 {
-#ifdef PFA_KREAD_INLINE
+#ifdef arch_probe_kread_inline
 	if (!size || size > 8 || (size & (size - 1)) ||
-	    !pfa_kread_inline(addr, size))
+	    !arch_probe_kread_inline(addr, size))
 		goto call;
 	pagefault_disable();
 	switch (size) {
@@ -280,12 +259,12 @@ fault:
 static nokprobe_inline long pfa_kstrcpy(char *dst, unsigned long addr,
 					long room)
 {
-#ifdef PFA_KREAD_INLINE
+#ifdef arch_probe_kread_inline
 	unsigned int i = addr & (sizeof(long) - 1);
 	unsigned long p = addr - i, w;
 	long n = 0;
 
-	if (!pfa_kread_inline(p, round_up(i + room, sizeof(long))))
+	if (!arch_probe_kread_inline(p, round_up(i + room, sizeof(long))))
 		goto call;
 	pagefault_disable();
 	for (; n + (long)sizeof(long) <= room; p += sizeof(long), i = 0) {

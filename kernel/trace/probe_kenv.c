@@ -26,9 +26,56 @@ struct kenv_count {
 	unsigned long addr;
 };
 
-static int kenv_reg_offset(void *priv, const char *name)
+/*
+ * The generic answers of <linux/probe_regs.h>, for architectures without
+ * their own: no register names but ptrace's, and arguments only through
+ * regs_get_kernel_argument(), which probe_arch_arg() is never asked for
+ * without HAVE_FUNCTION_ARG_ACCESS_API (see probe_kenv_init()).
+ */
+int __weak probe_arch_reg(const char *name, struct probe_reg *reg)
 {
-	return probe_arch_reg_offset(name);
+	return -EINVAL;
+}
+
+int __weak probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
+{
+	loc->kind = PROBE_ARG_API;
+	loc->val = n;
+	return 0;
+}
+
+/* ptrace's names first: they read the whole word, whatever the arch adds */
+static int kenv_reg(void *priv, const char *name, struct tpp_reg *out)
+{
+	int offset = regs_query_register_offset(name);
+	struct probe_reg reg = { .size = sizeof(unsigned long) };
+
+	if (offset >= 0)
+		reg.offset = offset;
+	else if (probe_arch_reg(name, &reg))
+		return -EINVAL;
+	out->offset = reg.offset;
+	out->width = reg.size < sizeof(unsigned long) ? reg.size : 0;
+	out->shift = out->width ? reg.shift : 0;
+	return 0;
+}
+
+static int kenv_arg_at(void *priv, unsigned int n, unsigned long *val)
+{
+	static const u8 srcs[] = {
+		[PROBE_ARG_REG] = TPP_SRC_REG,
+		[PROBE_ARG_STACK] = TPP_SRC_STACK,
+		[PROBE_ARG_API] = TPP_SRC_ARG,
+	};
+	struct probe_arg_loc loc;
+	int ret = probe_arch_arg(n, &loc);
+
+	if (ret)
+		return ret;
+	if (loc.kind >= ARRAY_SIZE(srcs))
+		return -EINVAL;
+	*val = loc.val;
+	return srcs[loc.kind];
 }
 
 /* kallsyms already matched the name: every call is one more symbol */
@@ -155,7 +202,8 @@ void probe_kenv_init(struct probe_kenv *ke)
 	*ke = (struct probe_kenv) {
 		.env = {
 			.priv = &ke->btf,
-			.reg_offset = kenv_reg_offset,
+			.reg = kenv_reg,
+			.arg_at = kenv_arg_at,
 			.sym_count = kenv_sym_count,
 			.func_entry = kenv_func_entry,
 			.max_stack = KENV_STACK_WORDS,

@@ -989,21 +989,40 @@ static int push_deref(struct tpp_argp *a, long offset, bool user,
 	return 0;
 }
 
+/*
+ * Argument @idx (from 0) of the probed function, where the architecture
+ * has it at the entry; a return probe saves it there.  A tprobe's
+ * parameter 0 is the stub's data: its arguments start at 1.
+ */
+static int set_arg_src(struct tpp_argp *a, unsigned int idx)
+{
+	const struct tpp_env *env = a->st->env;
+	unsigned int flags = a->st->flags;
+	unsigned long val;
+	int src;
+
+	src = env->arg_at(env->priv, idx + !!(flags & TPP_TPOINT), &val);
+	if (src < 0)
+		return src;
+	if (val != tpp_earg_val(val))	/* must fit entry data */
+		return -E2BIG;
+	if (at_exit(flags))
+		return set_src(a, TPP_SRC_EARG, tpp_earg(src, val));
+	return set_src(a, src, val);
+}
+
 /* Hand VAR[->FIELD...] or $retval[->FIELD...] to the BTF resolver */
 static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
 		     unsigned int at)
 {
-	unsigned int flags = a->st->flags;
 	unsigned int i, n = min_t(unsigned int, req->nr_fields,
 				  ARRAY_SIZE(req->field));
 	int ret;
 
 	if (req->src == TPP_SRC_RETVAL)
 		set_src(a, TPP_SRC_RETVAL, 0);
-	else if (at_entry(flags))
-		set_src(a, TPP_SRC_ARG, req->param + !!(flags & TPP_TPOINT));
-	else
-		set_src(a, TPP_SRC_EARG, req->param);
+	else if (set_arg_src(a, req->param))
+		return arg_fail(a, TPP_E_ARG_INDEX, at, -EINVAL);
 	for (i = 0; i < n; i++) {
 		ret = push_deref(a, req->field[i].offset, false,
 				 at + req->field[i].at);
@@ -1116,12 +1135,11 @@ static int parse_argn(struct tpp_argp *a, const char *d, unsigned int n,
 		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
 	if (!i || i > a->st->env->max_arg)
 		return arg_fail(a, TPP_E_ARG_INDEX, at, -EINVAL);
-	/* a tprobe's parameter 1 is the stub's data: skip it */
-	if (at_entry(flags))
-		return set_src(a, TPP_SRC_ARG, i - 1 + !!(flags & TPP_TPOINT));
-	if (at_exit(flags))
-		return set_src(a, TPP_SRC_EARG, i - 1);
-	return arg_fail(a, TPP_E_ARGS_PLACE, at, -EINVAL);
+	if (!at_entry(flags) && !at_exit(flags))
+		return arg_fail(a, TPP_E_ARGS_PLACE, at, -EINVAL);
+	if (set_arg_src(a, i - 1))
+		return arg_fail(a, TPP_E_ARG_INDEX, at, -EINVAL);
+	return 0;
 }
 
 static int parse_var(struct tpp_argp *a, unsigned int start, unsigned int end,
@@ -1147,17 +1165,40 @@ static noinline_for_stack int parse_reg(struct tpp_argp *a, unsigned int start,
 					unsigned int end, unsigned int at)
 {
 	const struct tpp_env *env = a->st->env;
+	struct tpp_fetch *f = &a->arg->fetch;
 	char buf[TPP_SPAN_BUF];
-	int off = -EINVAL;
+	struct tpp_reg reg;
+	int ret = -EINVAL;
 
 	/* fprobes and eprobes have no pt_regs to read */
 	if (a->st->flags & (TPP_FPROBE | TPP_EVENT))
 		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
 	if (span_str(buf, sizeof(buf), a->s + start + 1, end - start - 1))
-		off = env->reg_offset(env->priv, buf);
-	if (off < 0)
+		ret = env->reg(env->priv, buf, &reg);
+	if (ret)
 		return arg_fail(a, TPP_E_REG, at, -EINVAL);
-	return set_src(a, TPP_SRC_REG, off);
+	set_src(a, TPP_SRC_REG, reg.offset);
+	f->width = reg.width;
+	f->shift = reg.shift;
+	return 0;
+}
+
+/*
+ * A register name narrower than the word ("%edi", "%w0") is read at its
+ * width, and without a TYPE it is an unsigned number of that width.
+ */
+static void apply_reg_width(struct tpp_argp *a)
+{
+	const struct tpp_fetch *f = &a->arg->fetch;
+
+	if (f->src != TPP_SRC_REG || !f->width || a->nr_derefs || a->type_at)
+		return;
+	if (f->width == 1)
+		a->arg->type = TPP_TYPE_U8;
+	else if (f->width == 2)
+		a->arg->type = TPP_TYPE_U16;
+	else if (f->width == 4)
+		a->arg->type = TPP_TYPE_U32;
 }
 
 /*
@@ -1517,8 +1558,10 @@ static int parse_arg_body(struct tpp_argp *a)
 	ret = parse_type_suffix(a);
 	if (!ret)
 		ret = parse_value(a, a->body, a->vend, a->body);
-	if (!ret)
+	if (!ret) {
+		apply_reg_width(a);
 		ret = apply_btf_type(a);
+	}
 	if (!ret)
 		ret = account_size(a);
 	return ret;

@@ -86,13 +86,17 @@ struct tpp_error {
 /* Where the value of a FETCHARG comes from, before any dereference */
 enum tpp_src {
 	TPP_SRC_NONE,
-	TPP_SRC_REG,		/* %REG: val = offset in struct pt_regs */
+	TPP_SRC_REG,		/* %REG: val = offset in struct pt_regs; see
+				 * &tpp_fetch.width
+				 */
 	TPP_SRC_STACK,		/* $stackN: val = N */
 	TPP_SRC_STACKP,		/* $stack: the stack pointer */
 	TPP_SRC_RETVAL,		/* $retval */
 	TPP_SRC_COMM,		/* $comm: address of current->comm */
-	TPP_SRC_ARG,		/* $argN or a BTF parameter: val = N - 1 */
-	TPP_SRC_EARG,		/* same, saved at entry for a return probe */
+	TPP_SRC_ARG,		/* argument val (from 0) by the arch's API */
+	TPP_SRC_EARG,		/* an argument saved at entry by a return
+				 * probe: val = tpp_earg()
+				 */
 	TPP_SRC_ADDR,		/* @ADDR: val = ADDR */
 	TPP_SRC_SYMBOL,		/* @SYM[+|-OFFS]: str = SYM, val = OFFS */
 	TPP_SRC_FOFFS,		/* @+OFFS (uprobe): val = file offset */
@@ -131,10 +135,35 @@ struct tpp_deref {
 	bool user;
 };
 
+/*
+ * A function argument at its entry is a register, a stack word or, where
+ * the architecture tells no layout, what regs_get_kernel_argument() reads:
+ * &tpp_env.arg_at gives TPP_SRC_REG, TPP_SRC_STACK or TPP_SRC_ARG and its
+ * value.  A return probe saves it at the entry and reads it back as
+ * TPP_SRC_EARG with both in one number.
+ */
+static inline unsigned long tpp_earg(int src, unsigned long val)
+{
+	return (unsigned long)src << 24 | val;
+}
+
+static inline int tpp_earg_src(unsigned long earg)
+{
+	return earg >> 24;
+}
+
+static inline unsigned long tpp_earg_val(unsigned long earg)
+{
+	return earg & ((1UL << 24) - 1);
+}
+
 /**
  * struct tpp_fetch - where an argument's value comes from
  * @src: the innermost value
  * @val: number attached to @src (see enum tpp_src)
+ * @width: TPP_SRC_REG: bytes of the word the register name covers, 0 for
+ *	all of it ("%edi": 4, "%di": 0)
+ * @shift: TPP_SRC_REG with @width: bits of the word below them ("%ah": 8)
  * @str: owned NUL-terminated text for TPP_SRC_SYMBOL and TPP_SRC_IMMSTR
  * @sym_err: TPP_SRC_SYMBOL only: 0, or the errno of an unparsable OFFS.
  *	It is reported when the probe is registered, not by the parse: the
@@ -146,6 +175,8 @@ struct tpp_deref {
 struct tpp_fetch {
 	enum tpp_src src;
 	unsigned long val;
+	u8 width;
+	u8 shift;
 	char *str;
 	int sym_err;
 	unsigned int nr_derefs;
@@ -309,10 +340,24 @@ struct tpp_btf_ops {
 };
 
 /**
+ * struct tpp_reg - a register as a %NAME argument reads it
+ * @offset: of the struct pt_regs word that holds it
+ * @width: bytes of the word the name covers, 0 for the whole word
+ * @shift: bits of the word below them
+ */
+struct tpp_reg {
+	unsigned int offset;
+	u8 width;
+	u8 shift;
+};
+
+/**
  * struct tpp_env - everything the parser asks the running kernel
  * @priv: passed back to every op
- * @reg_offset: offset of register @name in struct pt_regs, or a negative
- *	errno (regs_query_register_offset())
+ * @reg: find register @name: 0 with @reg filled, or a negative errno
+ * @arg_at: where argument @n (from 0) is at a function entry:
+ *	TPP_SRC_REG, TPP_SRC_STACK or TPP_SRC_ARG with its value in @val,
+ *	or a negative errno when it cannot be read
  * @sym_count: how many kallsyms entries are called @sym, in module @mod
  *	only when @mod is not NULL; -ENODEV when @mod is not loaded (the probe
  *	then waits for it)
@@ -321,14 +366,15 @@ struct tpp_btf_ops {
  * @event_field: eprobe: index of field @name of the attached event, or a
  *	negative errno; may be NULL
  * @max_stack: largest N for $stackN (THREAD_SIZE / sizeof(long))
- * @max_arg: largest N for $argN, 0 without HAVE_FUNCTION_ARG_ACCESS_API
+ * @max_arg: largest N for $argN, 0 without a way to read arguments
  * @dentry_name_off: offsetof(struct dentry, d_name.name), for :%pd
  * @file_dentry_off: offsetof(struct file, f_path.dentry), for :%pD
  * @btf: BTF lookups, or NULL
  */
 struct tpp_env {
 	void *priv;
-	int (*reg_offset)(void *priv, const char *name);
+	int (*reg)(void *priv, const char *name, struct tpp_reg *reg);
+	int (*arg_at)(void *priv, unsigned int n, unsigned long *val);
 	int (*sym_count)(void *priv, const char *mod, const char *sym);
 	int (*func_entry)(void *priv, const char *sym, unsigned long offset);
 	int (*event_field)(void *priv, const char *name);

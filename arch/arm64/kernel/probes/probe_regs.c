@@ -1,71 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm64 register names for probe event arguments: exactly the names that
- * regs_query_register_offset() accepts, "x0".."x30", "lr", "sp", "pc" and
- * "pstate".
+ * arm64 answers for probe event arguments (see <linux/probe_regs.h>).
+ *
+ * Registers: every name regs_query_register_offset() knows ("x0".."x30",
+ * "lr", "sp", "pc", "pstate") reads the whole pt_regs word.  "w0".."w30"
+ * read the low 32 bits of x0..x30, and the AAPCS64 names "ip0", "ip1" and
+ * "fp" are x16, x17 and x29.
+ *
+ * Arguments follow AAPCS64: the first eight in x0..x7, the others on the
+ * stack at the entry, one 8-byte slot each from the stack pointer up.
  */
 #include <linux/kernel.h>
 #include <linux/probe_regs.h>
-#include <linux/stddef.h>
+#include <linux/ptrace.h>
 #include <linux/string.h>
-#include <asm/ptrace.h>
 
-struct arm64_probe_reg {
-	const char *name;
-	unsigned int offset;
+static const struct probe_reg_alias arm64_probe_reg_aliases[] = {
+	{ "ip0", "x16", 8, 0 }, { "ip1", "x17", 8, 0 }, { "fp", "x29", 8, 0 },
 };
 
-#define ARM64_PROBE_GPR(n)	{ "x" #n, offsetof(struct pt_regs, regs[n]) }
-#define ARM64_PROBE_REG(name, field)	{ name, offsetof(struct pt_regs, field) }
-
-/* "lr" comes after "x30": a lookup by offset finds the canonical name */
-static const struct arm64_probe_reg arm64_probe_regs[] = {
-	ARM64_PROBE_GPR(0), ARM64_PROBE_GPR(1), ARM64_PROBE_GPR(2),
-	ARM64_PROBE_GPR(3), ARM64_PROBE_GPR(4), ARM64_PROBE_GPR(5),
-	ARM64_PROBE_GPR(6), ARM64_PROBE_GPR(7), ARM64_PROBE_GPR(8),
-	ARM64_PROBE_GPR(9), ARM64_PROBE_GPR(10), ARM64_PROBE_GPR(11),
-	ARM64_PROBE_GPR(12), ARM64_PROBE_GPR(13), ARM64_PROBE_GPR(14),
-	ARM64_PROBE_GPR(15), ARM64_PROBE_GPR(16), ARM64_PROBE_GPR(17),
-	ARM64_PROBE_GPR(18), ARM64_PROBE_GPR(19), ARM64_PROBE_GPR(20),
-	ARM64_PROBE_GPR(21), ARM64_PROBE_GPR(22), ARM64_PROBE_GPR(23),
-	ARM64_PROBE_GPR(24), ARM64_PROBE_GPR(25), ARM64_PROBE_GPR(26),
-	ARM64_PROBE_GPR(27), ARM64_PROBE_GPR(28), ARM64_PROBE_GPR(29),
-	ARM64_PROBE_GPR(30),
-	ARM64_PROBE_REG("lr", regs[30]),
-	ARM64_PROBE_REG("sp", sp),
-	ARM64_PROBE_REG("pc", pc),
-	ARM64_PROBE_REG("pstate", pstate),
-};
-
-/**
- * probe_arch_reg_offset() - find an arm64 register by its name
- * @name: the register name without the '%'
- *
- * Return: the offset of the register in struct pt_regs, or -EINVAL.
- */
-int probe_arch_reg_offset(const char *name)
+/* "wN" is the low half of "xN", for every N ptrace knows */
+static int arm64_probe_reg_low(const char *name, struct probe_reg *reg)
 {
-	unsigned int i;
+	char xname[4];
+	int offset;
 
-	for (i = 0; i < ARRAY_SIZE(arm64_probe_regs); i++)
-		if (!strcmp(arm64_probe_regs[i].name, name))
-			return arm64_probe_regs[i].offset;
-	return -EINVAL;
+	if (name[0] != 'w' || strlen(name) > 3)
+		return -EINVAL;
+	xname[0] = 'x';
+	strscpy(xname + 1, name + 1, sizeof(xname) - 1);
+	offset = regs_query_register_offset(xname);
+	if (offset < 0)
+		return offset;
+	*reg = (struct probe_reg){ .offset = offset, .size = 4 };
+	return 0;
 }
 
 /**
- * probe_arch_reg_name() - find the name of the arm64 register at an offset
- * @offset: an offset in struct pt_regs
+ * probe_arch_reg() - find an arm64 register name ptrace does not know
+ * @name: the name without the '%'
+ * @reg: filled in when found
  *
- * Return: the register's name ("x30" rather than "lr"), or NULL when none
- * starts at @offset.
+ * Return: 0, or -EINVAL when there is no such register.
  */
-const char *probe_arch_reg_name(unsigned int offset)
+int probe_arch_reg(const char *name, struct probe_reg *reg)
 {
-	unsigned int i;
+	if (!probe_reg_from_alias(arm64_probe_reg_aliases,
+				  ARRAY_SIZE(arm64_probe_reg_aliases), name, reg))
+		return 0;
+	return arm64_probe_reg_low(name, reg);
+}
 
-	for (i = 0; i < ARRAY_SIZE(arm64_probe_regs); i++)
-		if (arm64_probe_regs[i].offset == offset)
-			return arm64_probe_regs[i].name;
-	return NULL;
+static const char *const arm64_probe_arg_regs[] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7",
+};
+
+/**
+ * probe_arch_arg() - find argument @n of an arm64 function at its entry
+ * @n: the argument, from 0
+ * @loc: filled in
+ *
+ * Return: 0, or a negative errno if the register table is broken.
+ */
+int probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
+{
+	return probe_arg_in_regs(arm64_probe_arg_regs,
+				 ARRAY_SIZE(arm64_probe_arg_regs), 0, n, loc);
 }
