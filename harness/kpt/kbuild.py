@@ -29,9 +29,9 @@ def fragments(arch, debug):
     return [os.path.join(CONFIG_DIR, n) for n in names]
 
 
-def config_hash(arch, debug):
+def config_hash(arch, debug, frags=None):
     h = hashlib.sha256(f"tinyconfig {arch.name} {arch.cross}\n".encode())
-    for frag in fragments(arch, debug):
+    for frag in frags or fragments(arch, debug):
         with open(frag, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
@@ -61,11 +61,13 @@ def locked(name):
 class Build:
     """One kernel build: KERNEL x ARCH x config."""
 
-    def __init__(self, kernel, arch, debug=False):
+    def __init__(self, kernel, arch, debug=False, frags=None):
+        """@frags: the config fragments, instead of base + arch (+ debug)"""
         self.kernel = kernel
         self.arch = arch
         self.debug = debug
-        self.hash = config_hash(arch, debug)
+        self.frags = frags or fragments(arch, debug)
+        self.hash = config_hash(arch, debug, self.frags)
         tag = "-debug" if debug else ""
         self.dir = paths.build(f"{kernel}-{arch.name}{tag}-{self.hash}")
         self.src = None
@@ -99,8 +101,9 @@ class Build:
             raise SystemExit("\n".join(tail) +
                              f"\nktest: {what} failed, see {path}")
 
-    def configure(self):
-        """tinyconfig + fragments + olddefconfig, then verify the result."""
+    def configure(self, check=True):
+        """tinyconfig + fragments + olddefconfig, then verify the result
+        unless @check is false (options an arch cannot have may drop)."""
         stamp = os.path.join(self.dir, ".kpt-config")
         if os.path.exists(stamp):
             return
@@ -108,17 +111,27 @@ class Build:
         log(f"configuring {self.dir}")
         self._logged_make("config", "tinyconfig")
         with open(os.path.join(self.dir, ".config"), "a") as out:
-            for frag in fragments(self.arch, self.debug):
+            for frag in self.frags:
                 with open(frag) as f:
                     out.write(f.read())
         self._logged_make("config", "olddefconfig")
-        missing = check_config(os.path.join(self.dir, ".config"),
-                               fragments(self.arch, self.debug))
+        missing = check and check_config(os.path.join(self.dir, ".config"),
+                                         self.frags, self.kernel)
         if missing:
             raise SystemExit("ktest: options lost in olddefconfig "
                              f"({self.dir}/.config):\n  " +
                              "\n  ".join(missing))
         open(stamp, "w").close()
+
+    def merge_fragments(self):
+        """Append the fragments to .config again and olddefconfig: an
+        option the tree did not have at configure() time may be there now
+        (make series-check, patch after patch)."""
+        with open(os.path.join(self.dir, ".config"), "a") as out:
+            for frag in self.frags:
+                with open(frag) as f:
+                    out.write(f.read())
+        self._logged_make("config", "olddefconfig")
 
     def targets(self, *targets):
         """Sync the source, configure, make just @targets (e.g. one .o)."""
@@ -165,7 +178,13 @@ class Build:
         return os.path.join(self.dir, "modroot")
 
 
-def check_config(dotconfig, frags):
+# In a fragment, marks the next option as one the series adds: a tree
+# without it (KERNEL=upstream, or a patch of the series before the one
+# that adds it) may drop it
+SERIES_ONLY = "# kpt: series-only"
+
+
+def check_config(dotconfig, frags, kernel="ours"):
     """Options requested by the fragments that the .config does not have."""
     have = {}
     with open(dotconfig) as f:
@@ -175,14 +194,18 @@ def check_config(dotconfig, frags):
                 have[m.group(1)] = m.group(2)
     missing = []
     for frag in frags:
+        series_only = False
         with open(frag) as f:
             for line in f:
                 line = line.strip()
                 m = _OPT.match(line)
-                if m and have.get(m.group(1)) != m.group(2):
+                if (m and have.get(m.group(1)) != m.group(2) and
+                        not (series_only and kernel != "ours" and
+                             m.group(1) not in have)):
                     missing.append(f"{line} (from {os.path.basename(frag)}, "
                                    f"got {have.get(m.group(1), 'unset')})")
                 m = _OFF.match(line)
                 if m and have.get(m.group(1)) not in (None, "n"):
                     missing.append(f"{line} (from {os.path.basename(frag)})")
+                series_only = line == SERIES_ONLY
     return missing

@@ -383,6 +383,7 @@ def build_each(arches):
             git(wt, "checkout", "-q", "--detach", cid)
             b.src = wt
             b.configure()
+            b.merge_fragments()
             log(f"series: building {i}/{n} for {name}: {subject}")
             logf = os.path.join(b.dir, f"patch-{i:02d}.log")
             with open(logf, "w") as f:
