@@ -182,6 +182,16 @@ check-debug: deps
 check-wide: deps
 	$(KTEST) check-wide
 
+# Every architecture that had probe events in 6.12 still builds: riscv64,
+# ppc64le, s390x and 32-bit arm, tinyconfig plus the probe event options
+# (harness/config/arches.config), with Debian's cross compilers; fails on
+# a build error or a warning in a file the series adds or patches.
+# ARCH="riscv64 ..." picks some.  Not in check (harness/results/arches.txt
+# says how long it takes).
+.PHONY: check-arches
+check-arches: deps
+	$(KTEST) check-arches
+
 # Real clients (perf, trace-cmd, libtracefs, libbpf/bpftool, a raw PMU
 # client, kprobe-perf, kprobe_event=, the gen API module) on KERNEL=ours
 # and KERNEL=upstream side by side (README.md, Real clients).  ARCH=

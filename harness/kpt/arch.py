@@ -49,6 +49,42 @@ ARCHES = {
 
 DEFAULT_ARCH = "x86_64"
 
+# Architectures make check-arches only builds: every one that had probe
+# events in 6.12 must still build with the series (tinyconfig plus
+# harness/config/arches.config and the arch's fragment under arches/).
+BUILD_ONLY = {
+    "riscv64": Arch(
+        name="riscv64", kernel_arch="riscv", cross="riscv64-linux-gnu-",
+        image="arch/riscv/boot/Image", qemu="qemu-system-riscv64",
+        machine=("-M", "virt"), console="ttyS0", deb_arch="riscv64",
+        packages=("gcc-riscv64-linux-gnu", "binutils-riscv64-linux-gnu"),
+        fragment="arches/riscv64.config",
+    ),
+    "ppc64le": Arch(
+        name="ppc64le", kernel_arch="powerpc",
+        cross="powerpc64le-linux-gnu-", image="vmlinux",
+        qemu="qemu-system-ppc64", machine=("-M", "pseries"),
+        console="hvc0", deb_arch="ppc64el",
+        packages=("gcc-powerpc64le-linux-gnu",
+                  "binutils-powerpc64le-linux-gnu"),
+        fragment="arches/ppc64le.config",
+    ),
+    "s390x": Arch(
+        name="s390x", kernel_arch="s390", cross="s390x-linux-gnu-",
+        image="arch/s390/boot/bzImage", qemu="qemu-system-s390x",
+        machine=(), console="ttysclp0", deb_arch="s390x",
+        packages=("gcc-s390x-linux-gnu", "binutils-s390x-linux-gnu"),
+        fragment="arches/s390x.config",
+    ),
+    "arm": Arch(
+        name="arm", kernel_arch="arm", cross="arm-linux-gnueabihf-",
+        image="arch/arm/boot/zImage", qemu="qemu-system-arm",
+        machine=("-M", "virt"), console="ttyAMA0", deb_arch="armhf",
+        packages=("gcc-arm-linux-gnueabihf", "binutils-arm-linux-gnueabihf"),
+        fragment="arches/arm.config",
+    ),
+}
+
 
 def get(name):
     try:

@@ -236,6 +236,11 @@ def cmd_series_check(args):
     return 1 if series.build_each(args.arches) else 0
 
 
+def cmd_check_arches(args):
+    from . import arches
+    return 1 if arches.check(args.arch.split()) else 0
+
+
 def cmd_parse(args):
     with open(args.log, errors="replace") as f:
         res = console.parse(f.read().splitlines())
@@ -259,7 +264,7 @@ def parse_args(argv):
     p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
                                        "check", "parse", "make", "bench",
                                        "bench-smoke", "check-debug",
-                                       "check-wide",
+                                       "check-wide", "check-arches",
                                        "series", "series-verify",
                                        "series-check"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
@@ -287,6 +292,8 @@ def parse_args(argv):
                                                        "series-check") \
         else [archmod.DEFAULT_ARCH]
     args.arches = args.arch.split() or default
+    if args.command == "check-arches":
+        return args
     for name in args.arches:
         archmod.get(name)
     return args
