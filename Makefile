@@ -18,7 +18,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness check-debug check-wide check-clients baseline diff unit fuzz bench bench-smoke series series-verify series-check"
+	@echo "Targets: deps build run demo exec check check-harness check-debug check-wide check-arches check-clients baseline diff unit fuzz bench bench-smoke series series-verify series-check"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
