@@ -930,6 +930,12 @@ static void test_derefs(void)
 	tpp_free(def);
 	/* after 'u' upstream's caret for the inner value is one byte early */
 	KERRX("p vfs_read +u0^(%nope)", REG);
+	/* after a negative offset the caret is on the value (deliberate) */
+	KERRX("p vfs_read a=+-8(^$nope)", VAR);
+	KERRX("p vfs_read a=+u-8(^$nope)", VAR);
+	KERRX("p vfs_read a=+-0x10(^$nope):u8", VAR);
+	KERRX("p vfs_read a=+-8($stack^", DEREF_OPEN);
+	KERRX("p vfs_read a=+-8(^$comm)", DEREF_VALUE);
 	KERRX("p vfs_read +u0(+u^0(%nope))", REG);
 	KERRX("p vfs_read -0(^%nope)", REG);
 	KERRX("p vfs_read +0(^)", FETCHARG);

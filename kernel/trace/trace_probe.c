@@ -1271,7 +1271,9 @@ static noinline_for_stack int deref_offset(bool neg, const char *d,
 /*
  * +|-[u]OFFS(VALUE).  The value ends at the last ')' and whatever follows
  * it is ignored ("+0(%ax)+10" is accepted).  After 'u' the caret for the
- * inner value is one byte early: that column is ABI.
+ * inner value is one byte early: that column is ABI.  Deliberate
+ * difference: after a negative OFFS ("+-8(", "+u-8(") the caret is on the
+ * value, where 6.12's is one byte earlier still.
  */
 static int parse_deref(struct tpp_argp *a, unsigned int start,
 		       unsigned int end, unsigned int at)
@@ -1292,7 +1294,7 @@ static int parse_deref(struct tpp_argp *a, unsigned int start,
 	if (ret)
 		return arg_fail(a, TPP_E_DEREF_OFFS, at, ret);
 	in = open - s + 1;
-	in_at = at + (in - start) - user;
+	in_at = at + (in - start) - (user && s[num] != '-');
 	close = span_rchr(s + in, end - in, ')');
 	if (!close)
 		return arg_fail(a, TPP_E_DEREF_OPEN, in_at + end - in, -EINVAL);
