@@ -744,12 +744,10 @@ static void test_abi_regs(void)
 	     " arg8=0x7788",
 	     "u64:0x1122334455667788|u64:0x1122334455667788|u32:0x55667788"
 	     "|u8:0x88|u8:0x77|u64:0x55667788|u8:0x77|u16:0x7788");
-	/* the low half as an address; not joined with the whole word */
-	CASE("p vfs_read +0(%edi):u64 +0(%rdi):u64 +8(%edi):u64",
-	     " arg1=0 arg2=1234605616436508552 arg3=0", NULL);
-	/* and in the size pass of a string */
-	CASE("p vfs_read +0(%edi):string +0(%rsi):string",
-	     " arg1=(fault) arg2=\"/etc/passwd\"", NULL);
+	/* next to strings (a size pass) and a bitfield of a part */
+	CASE("p vfs_read %edi +0(%rsi):string %ah:b4@4/8 %si",
+	     " arg1=4352 arg2=\"/etc/passwd\" arg3=7 arg4=0xffff888000001000",
+	     NULL);
 	*kshim_reg(&regs, KSHIM_REG_AX) = ax;
 	CASE("p vfs_read %edi %dil %r9d %r9w %r9b",
 	     " arg1=4352 arg2=0 arg3=6 arg4=6 arg5=6", NULL);

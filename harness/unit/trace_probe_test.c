@@ -817,12 +817,14 @@ static void test_abi_regs(void)
 	/* listings show the name as written */
 	CHECK(def && !strcmp(def->args[3].comm, "%edi"));
 	tpp_free(def);
-	/* a TYPE wins; a dereference reads memory of the default type */
-	def = KOK(&env_x86, "p vfs_read %edi:s64 +0(%edi)");
+	/* a TYPE wins; a part of a register is a number, no address */
+	def = KOK(&env_x86, "p vfs_read %edi:s64 %ah:b4@4/8 %dil:symbol");
 	CHECK(reg_is(def, 0, X86_DI, 4, 0, TPP_TYPE_S64));
-	CHECK(def && def->args[1].fetch.width == 4 &&
-	      def->args[1].type == TPP_TYPE_X64);
 	tpp_free(def);
+	KERRX("p vfs_read +0(^%edi)", REG_PART);
+	KERRX("p vfs_read a=+8(+0(^%eax)):u32", REG_PART);
+	KERRX("p vfs_read a=+u0^(%r8d):string", REG_PART);
+	KERRX("p vfs_read %dil:^symstr", REG_PART);
 	KERRX("p vfs_read %ecx:^string", STRING_SRC);
 	KERRX("p vfs_read ^%r16d", REG);
 	KERRX("p vfs_read ^%r8q", REG);

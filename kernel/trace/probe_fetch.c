@@ -46,7 +46,6 @@ enum probe_op {
 	PROBE_OP_CACHED,
 	/* sources: set the value */
 	PROBE_OP_REG,		/* the pt_regs word at offset @arg */
-	PROBE_OP_SUBREG,	/* @size bytes of that word, @rshift bits up */
 	PROBE_OP_STACK,		/* kernel stack entry @arg */
 	PROBE_OP_STACKP,	/* the stack pointer */
 	PROBE_OP_RETVAL,	/* the return value */
@@ -67,6 +66,9 @@ enum probe_op {
 	PROBE_OP_FDEREF,	/* uprobe: in user memory, may fault it in */
 	/* stores: fill the field at @dst, end the argument */
 	PROBE_OP_ST_RAW,	/* the value, @size bytes */
+	PROBE_OP_ST_SUBREG,	/* the value's @aux bytes @rshift bits up,
+				 * zero-extended to @size: "%edi", "%ah"
+				 */
 	PROBE_OP_ST_MEM,	/* @count elements of @size bytes at value + @arg */
 	PROBE_OP_ST_UMEM,	/* the same in user memory */
 	PROBE_OP_ST_FMEM,	/* uprobe: the same, may fault it in */
@@ -536,6 +538,11 @@ exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
 	case PROBE_OP_BITFIELD:
 		apply_bitfield(insn, h);
 		break;
+	case PROBE_OP_ST_SUBREG:
+		/* @aux is below a word: the arch table says so */
+		put_scalar(h->rec + insn->dst, insn->size,
+			   val >> insn->rshift & ((1UL << (insn->aux * 8)) - 1));
+		break;
 	default:
 		h->dyn += dyn_size_of(insn, h, val);
 		break;
@@ -574,10 +581,6 @@ static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 	switch (insn->op) {
 	case PROBE_OP_STACKP:
 		return pfa_stack_pointer(h->regs);
-	case PROBE_OP_SUBREG:
-		/* @size is below a word: the arch table says so */
-		return pfa_reg(h->regs, insn->arg) >> insn->rshift &
-		       ((1UL << (insn->size * 8)) - 1);
 	case PROBE_OP_EDATA:
 		return h->edata[insn->arg];
 	case PROBE_OP_FIELD:
@@ -621,7 +624,6 @@ static nokprobe_inline void exec_insns(const struct probe_insn *insn,
 			val = insn->arg;
 			break;
 		case PROBE_OP_STACKP:
-		case PROBE_OP_SUBREG:
 		case PROBE_OP_EDATA:
 		case PROBE_OP_FIELD:
 		case PROBE_OP_USTACK:
@@ -936,12 +938,6 @@ static int emit_source(struct pf_build *b, const struct tpp_fetch *f,
 						b->nr_insn);
 		val = 0;	/* reads fault until the symbol is resolved */
 	}
-	if (f->src == TPP_SRC_REG && f->width) {
-		insn = emit(b, size_prog, PROBE_OP_SUBREG, val);
-		insn->size = f->width;
-		insn->rshift = f->shift;
-		return 0;
-	}
 	insn = emit(b, size_prog, pf_src_ops[f->src], val);
 	if (f->src == TPP_SRC_FIELD) {
 		insn->arg = f->val & 0xffff;
@@ -958,6 +954,9 @@ static u8 store_op(const struct tpp_arg *arg)
 
 	switch (arg->store) {
 	case TPP_ST_RAW:
+		/* the parser lets a part of a register be a value only */
+		if (arg->fetch.src == TPP_SRC_REG && arg->fetch.width)
+			return PROBE_OP_ST_SUBREG;
 		return PROBE_OP_ST_RAW;
 	case TPP_ST_MEM:
 		return PROBE_OP_ST_MEM;
@@ -1072,6 +1071,9 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 	if (op == PROBE_OP_ST_CONST) {
 		insn->arg = (long)text;
 		insn->size = strlen(f->str) + 1;
+	} else if (op == PROBE_OP_ST_SUBREG) {
+		insn->aux = f->width;
+		insn->rshift = f->shift;
 	}
 	return 0;
 }

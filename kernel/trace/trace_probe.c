@@ -1301,6 +1301,8 @@ static int parse_deref(struct tpp_argp *a, unsigned int start,
 	ret = parse_value(a, in, close - s, in_at);
 	if (ret)
 		return ret;
+	if (a->arg->fetch.src == TPP_SRC_REG && a->arg->fetch.width)
+		return arg_fail(a, TPP_E_REG_PART, in_at, -EINVAL);
 	a->late_at = in_at;
 	src = a->arg->fetch.src;
 	if (!a->nr_derefs && (src == TPP_SRC_COMM || src == TPP_SRC_IMMSTR))
@@ -1433,6 +1435,8 @@ static int store_string(struct tpp_argp *a)
 
 	if (symstr && (deref ? user : !src_fits_symstr(src)))
 		return arg_fail(a, TPP_E_SYMSTR_SRC, type_caret(a), -EINVAL);
+	if (symstr && !deref && arg->fetch.width)
+		return arg_fail(a, TPP_E_REG_PART, type_caret(a), -EINVAL);
 	if (!symstr && !deref && !src_is_address(src))
 		return arg_fail(a, TPP_E_STRING_SRC, type_caret(a), -EINVAL);
 	/* An array holds string pointers: keep the last deref for those */

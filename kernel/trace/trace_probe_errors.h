@@ -87,3 +87,5 @@ TPP_ERR(BTF_TID,	"Failed to get BTF type info.")
 TPP_ERR(BTF_STRTYPE,	"This type does not fit for string.")
 TPP_ERR(NEED_STRING,	"$comm and immediate-string only accepts string type")
 TPP_ERR(EVENT_BIG,	"Event too big (too many fields?)")
+/* Ours: the assembler's register names (kprobetrace.rst "Registers") */
+TPP_ERR(REG_PART,	"A part of a register is a number: it can not be dereferenced")
