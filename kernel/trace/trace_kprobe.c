@@ -937,29 +937,35 @@ static int tk_register_on_module(struct trace_kprobe *tk)
 	return ret ? ret : tk_register_kprobe(tk);
 }
 
-static int tk_module_notify(struct notifier_block *nb, unsigned long val,
-			    void *data)
+/*
+ * A module came: each probe waiting for it goes on it.  A probe left from
+ * an earlier load of the module is gone by now, so it is unregistered
+ * first.
+ */
+static void tk_module_came(struct module *mod)
 {
-	struct module *mod = data;
-	struct dyn_event *pos;
 	struct trace_kprobe *tk;
-	int ret;
+	struct dyn_event *ev;
+	int err;
 
-	if (val != MODULE_STATE_COMING)
-		return NOTIFY_DONE;
-	mutex_lock(&event_mutex);
-	for_each_dyn_event(pos) {
-		if (!is_tk(pos) || !tk_on_module(to_tk(pos), mod))
+	guard(mutex)(&event_mutex);
+	for_each_dyn_event(ev) {
+		tk = is_tk(ev) ? to_tk(ev) : NULL;
+		if (!tk || !tk_on_module(tk, mod))
 			continue;
-		tk = to_tk(pos);
-		/* a probe left from an earlier load of it is gone by now */
 		tk_unregister_kprobe(tk);
-		ret = tk_register_on_module(tk);
-		if (ret)
+		err = tk_register_on_module(tk);
+		if (err)
 			pr_warn("Failed to re-register probe %s on %s: %d\n",
-				probe_event_name(tk->tp.ev), module_name(mod), ret);
+				probe_event_name(tk->tp.ev), module_name(mod), err);
 	}
-	mutex_unlock(&event_mutex);
+}
+
+static int tk_module_notify(struct notifier_block *nb, unsigned long state,
+			    void *mod)
+{
+	if (state == MODULE_STATE_COMING)
+		tk_module_came(mod);
 	return NOTIFY_DONE;
 }
 
