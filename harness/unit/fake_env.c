@@ -409,13 +409,26 @@ static const struct tpp_btf_ops fake_btf = {
 	.resolve = btf_resolve,
 };
 
-#define FAKE_ENV(regs, args, btf_ops)				\
+/* eprobes look @SYM up as they parse: the symbols above, from 0x1000 */
+static unsigned long sym_addr(void *priv, const char *name)
+{
+	const struct fake_sym *s;
+
+	(void)priv;
+	for (s = syms; s->name; s++)
+		if (!s->mod && !strcmp(s->name, name))
+			return 0x1000 + 0x100 * (unsigned long)(s - syms);
+	return 0;
+}
+
+#define FAKE_ENV(regs, args, btf_ops, lookup)			\
 	{							\
 		.reg = regs,					\
 		.arg_at = args,					\
 		.sym_count = sym_count,				\
 		.func_entry = func_entry,			\
 		.event_field = event_field,			\
+		.sym_addr = lookup,				\
 		.max_stack = FAKE_MAX_STACK,			\
 		.max_arg = FAKE_MAX_STACK,			\
 		.dentry_name_off = FAKE_DNAME_OFF,		\
@@ -423,7 +436,8 @@ static const struct tpp_btf_ops fake_btf = {
 		.btf = btf_ops,					\
 	}
 
-const struct tpp_env env_x86 = FAKE_ENV(x86_reg, x86_arg_at, NULL);
-const struct tpp_env env_arm64 = FAKE_ENV(arm64_reg, arm64_arg_at, NULL);
-const struct tpp_env env_btf = FAKE_ENV(x86_reg, x86_arg_at, &fake_btf);
-const struct tpp_env env_generic = FAKE_ENV(x86_reg, api_arg_at, NULL);
+const struct tpp_env env_x86 = FAKE_ENV(x86_reg, x86_arg_at, NULL, NULL);
+const struct tpp_env env_arm64 = FAKE_ENV(arm64_reg, arm64_arg_at, NULL, NULL);
+const struct tpp_env env_btf = FAKE_ENV(x86_reg, x86_arg_at, &fake_btf, NULL);
+const struct tpp_env env_generic = FAKE_ENV(x86_reg, api_arg_at, NULL, NULL);
+const struct tpp_env env_event = FAKE_ENV(x86_reg, x86_arg_at, NULL, sym_addr);

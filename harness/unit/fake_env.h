@@ -28,6 +28,8 @@ extern const struct tpp_env env_arm64;	/* no BTF */
 extern const struct tpp_env env_btf;	/* x86 registers, with BTF */
 /* x86 registers, arguments by regs_get_kernel_argument() (no arch table) */
 extern const struct tpp_env env_generic;
+/* x86 registers, @SYM looked up as it parses (eprobes) */
+extern const struct tpp_env env_event;
 
 /*
  * The arch files of arch/x86 and arch/arm64 (harness/unit/arch_*.c), and

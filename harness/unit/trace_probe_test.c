@@ -637,6 +637,49 @@ static void test_eprobe_args(void)
 	tpp_free(def);
 }
 
+/*
+ * An eprobe's @SYM is looked up once its argument has parsed: an unknown
+ * one fails there, before later arguments, with no error_log record.
+ */
+static void test_eprobe_symbols(void)
+{
+	static const struct {
+		const char *cmd;
+		int errnum;
+	} cases[] = {
+		{ "e:a/b sys/ev x=@nosym y=dfd", -ENOENT },
+		{ "e:a/b sys/ev x=+8(@nosym):u8 y=$nope", -ENOENT },
+		{ "e:a/b sys/ev x=@vfs_read+z y=dfd", -EINVAL },
+		{ "e:a/b sys/ev x=$dfd y=@nosym", -ENOENT },
+	};
+	struct tpp_error err;
+	struct tpp_def *def;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		def = tpp_parse_args(cases[i].cmd, 2, TPP_EVENT, NULL,
+				     &env_event, &err);
+		tests++;
+		if (!IS_ERR(def) || err.errnum != cases[i].errnum ||
+		    err.id != TPP_E_NONE)
+			report(cases[i].cmd, &err, TPP_E_NONE, 0,
+			       cases[i].errnum, __LINE__);
+		tpp_free(def);
+	}
+	/* an error of the argument itself comes first, as before */
+	aerr_at(&env_event, TPP_EVENT, NULL, "e:a/b sys/ev x=@nosym:^u128",
+		TPP_E_TYPE, -EINVAL, __LINE__);
+	def = AOK(&env_event, TPP_EVENT, NULL, "e:a/b sys/ev x=@kfree+8");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_SYMBOL &&
+	      !strcmp(def->args[0].fetch.str, "kfree") &&
+	      def->args[0].fetch.val == 8);
+	tpp_free(def);
+	/* kprobes resolve @SYM when they register */
+	def = KOK(&env_x86, "p vfs_read x=@nosym");
+	CHECK(def != NULL);
+	tpp_free(def);
+}
+
 /* The example of the task, checked down to the tree */
 static void test_tree(void)
 {
@@ -1248,6 +1291,7 @@ int main(void)
 	test_uprobe_args();
 	test_fprobe_tprobe();
 	test_eprobe_args();
+	test_eprobe_symbols();
 	test_tree();
 	test_place_and_names();
 	test_vars();

@@ -24,6 +24,7 @@
 #define pr_fmt(fmt)	"trace_eprobe: " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -394,6 +395,12 @@ static int te_event_field(void *priv, const char *name)
 	return -ENOENT;
 }
 
+/* &tpp_env.sym_addr, and the lookup of probe_prog_resolve_symbols() */
+static unsigned long te_sym_addr(void *priv, const char *name)
+{
+	return kallsyms_lookup_name(name);
+}
+
 /* The arguments; the command is cut before " if" for the parser */
 static struct tpp_def *te_parse_args(const char *cmd, const struct te_head *h,
 				     struct trace_event_call *src,
@@ -410,6 +417,7 @@ static struct tpp_def *te_parse_args(const char *cmd, const struct te_head *h,
 	ke.env.btf = NULL;
 	ke.env.priv = src;
 	ke.env.event_field = te_event_field;
+	ke.env.sym_addr = te_sym_addr;
 	def = tpp_parse_args(args, 2, TPP_EVENT, NULL, &ke.env, err);
 	probe_kenv_destroy(&ke);
 	kfree(args);
@@ -466,6 +474,8 @@ static int te_build(struct trace_eprobe *te, const char *cmd, const struct te_he
 		return tpp_error_set(err, TPP_E_NONE, 0, -ENOMEM);
 	}
 	ret = probe_event_init_probe(&te->tp, def, &te_event_ops, &te_dyn_ops);
+	if (!ret)	/* the parser has found every @SYM already */
+		ret = probe_prog_resolve_symbols(te->tp.prog, te_sym_addr, NULL);
 	if (ret)
 		return tpp_error_set(err, TPP_E_NONE, 0, ret);
 	return probe_event_add_probe(&te->tp, &te_event_ops, err);

@@ -1588,6 +1588,26 @@ static int commit_derefs(struct tpp_argp *a)
 	return 0;
 }
 
+/*
+ * An event probe has no registration step to resolve @SYM in: the symbol
+ * is looked up as soon as its argument has parsed, so an unknown one (or
+ * a bad +OFFS) fails the definition there, before any later argument,
+ * with -ENOENT (-EINVAL) and no error_log record.
+ */
+static int lookup_symbol_now(struct tpp_argp *a)
+{
+	const struct tpp_fetch *f = &a->arg->fetch;
+	const struct tpp_env *env = a->st->env;
+
+	if (!env->sym_addr || f->src != TPP_SRC_SYMBOL)
+		return 0;
+	if (f->sym_err)
+		return tpp_error_set(a->st->err, TPP_E_NONE, 0, f->sym_err);
+	if (!env->sym_addr(env->priv, f->str))
+		return tpp_error_set(a->st->err, TPP_E_NONE, 0, -ENOENT);
+	return 0;
+}
+
 static int parse_arg(struct tpp_state *st, unsigned int i)
 {
 	struct tpp_argp a = {
@@ -1607,6 +1627,8 @@ static int parse_arg(struct tpp_state *st, unsigned int i)
 		ret = parse_arg_store(&a);
 	if (!ret)
 		ret = commit_derefs(&a);
+	if (!ret)
+		ret = lookup_symbol_now(&a);
 	return ret;
 }
 

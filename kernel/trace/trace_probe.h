@@ -365,6 +365,8 @@ struct tpp_reg {
  *	entry, -EINVAL when it is not, -ENOENT when @sym is unknown
  * @event_field: eprobe: index of field @name of the attached event, or a
  *	negative errno; may be NULL
+ * @sym_addr: eprobe: the address of symbol @name, 0 when unknown; where
+ *	set, each @SYM is looked up once its argument has parsed; may be NULL
  * @max_stack: largest N for $stackN (THREAD_SIZE / sizeof(long))
  * @max_arg: largest N for $argN, 0 without a way to read arguments
  * @dentry_name_off: offsetof(struct dentry, d_name.name), for :%pd
@@ -378,6 +380,7 @@ struct tpp_env {
 	int (*sym_count)(void *priv, const char *mod, const char *sym);
 	int (*func_entry)(void *priv, const char *sym, unsigned long offset);
 	int (*event_field)(void *priv, const char *name);
+	unsigned long (*sym_addr)(void *priv, const char *name);
 	unsigned long max_stack;
 	unsigned long max_arg;
 	unsigned long dentry_name_off;
