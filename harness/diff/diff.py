@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+from gen import generate
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 ARCHES = ("x86_64", "arm64")
@@ -48,8 +50,9 @@ def _rep(m):
     return m.group(2) * int(m.group(1))
 
 
-def load_corpus(arch):
-    """The steps of corpus-common.txt then corpus-<arch>.txt."""
+def load_corpus(arch, gen=0, seed=1):
+    """The steps of corpus-common.txt, corpus-<arch>.txt, then @gen
+    generated definitions (ids gen:1, gen:2, ...) from @seed."""
     steps = []
     for tag in ("common", arch):
         path = os.path.join(HERE, f"corpus-{tag}.txt")
@@ -84,6 +87,8 @@ def load_corpus(arch):
                 steps.append(Step(sid, "W", text))
         if inseq:
             raise SystemExit(f"{path}:{inseq}: ;;seq without ;;end")
+    for n, text in enumerate(generate(arch, gen, seed), 1):
+        steps.append(Step(f"gen:{n}", "W", text))
     for s in steps:
         if "\n" in s.text or DELIM in s.text:
             raise SystemExit(f"{s.id}: unusable line")
@@ -97,9 +102,9 @@ def addr_syms(steps):
     return sorted(syms)
 
 
-def emit(arch, passes="K D"):
+def emit(arch, passes="K D", gen=0, seed=1):
     """The guest job: the prepared corpus, then run-guest.sh."""
-    steps = load_corpus(arch)
+    steps = load_corpus(arch, gen, seed)
     body = "".join(f"{s.id}\t{s.op}\t{s.text}\n" for s in steps)
     with open(os.path.join(HERE, "run-guest.sh")) as f:
         guest = f.read()
@@ -413,9 +418,9 @@ def kpt_root():
     return os.environ.get("KPT_ROOT") or "/var/tmp/kpt"
 
 
-def run_kernel(kernel, arch, passes, timeout):
+def run_kernel(kernel, arch, passes, timeout, gen, seed):
     """Boot @kernel with the corpus; return (records, console path)."""
-    job, steps = emit(arch, passes)
+    job, steps = emit(arch, passes, gen, seed)
     outdir = os.path.join(kpt_root(), "diff")
     os.makedirs(outdir, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -474,6 +479,13 @@ def main(argv=None):
     p.add_argument("--show", type=int, default=30,
                    help="differing records to print")
     p.add_argument("--timeout", type=int, default=0)
+    p.add_argument("--gen", type=int,
+                   default=int(os.environ.get("DIFF_GEN") or 2000),
+                   help="generated definitions after the corpus (gen.py)")
+    p.add_argument("--seed", type=int,
+                   default=int(os.environ.get("DIFF_SEED") or 1),
+                   help="the generator's seed (printed; a difference "
+                   "found with it is found again)")
     p.add_argument("--deliberate", default=os.path.join(HERE,
                                                         "deliberate.txt"))
     p.add_argument("--emit", metavar="ARCH",
@@ -487,7 +499,8 @@ def main(argv=None):
     if args.emit:
         if args.emit not in ARCHES:
             raise SystemExit(f"--emit: arch is one of {ARCHES}")
-        sys.stdout.write(emit(args.emit, args.passes)[0])
+        sys.stdout.write(emit(args.emit, args.passes, args.gen,
+                              args.seed)[0])
         return 0
     rules = load_rules(args.deliberate)
     if args.records:
@@ -511,11 +524,15 @@ def main(argv=None):
 
     arches = args.arch.split()
     status = 0
+    print(f"diff: {args.gen} generated definitions, DIFF_SEED={args.seed}",
+          flush=True)
     for arch in arches:
         if arch not in ARCHES:
             raise SystemExit(f"unknown arch {arch}")
-        a, _ = run_kernel(args.a, arch, args.passes, args.timeout)
-        b, _ = run_kernel(args.b, arch, args.passes, args.timeout)
+        a, _ = run_kernel(args.a, arch, args.passes, args.timeout,
+                          args.gen, args.seed)
+        b, _ = run_kernel(args.b, arch, args.passes, args.timeout,
+                          args.gen, args.seed)
         names = (f"{args.a}-1", f"{args.b}-2") if args.a == args.b else \
             (args.a, args.b)
         print(f"=== {arch}: {names[0]} vs {names[1]}")
