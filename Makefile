@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build, boot and test our kprobe event tracer on Linux 6.12 in QEMU.
 # See README.md.  Variables (environment or command line):
-#   ARCH=x86_64|arm64|"x86_64 arm64"  (check/build: both; others: x86_64)
+#   ARCH=x86_64|arm64|riscv64|"x86_64 arm64"  (check/build: x86_64 and
+#                                      arm64; others: x86_64)
 #   KERNEL=ours|upstream               (ours: upstream + this repo's overlay)
 #   TESTS="test.d/kprobe/profile.tc"   (check: a subset)
 #   SCRIPT=path                        (exec: script to run in the guest)

@@ -268,7 +268,7 @@ def parse_args(argv):
                                        "series", "series-verify",
                                        "series-check"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
-                   help="x86_64, arm64, or a blank-separated list")
+                   help="x86_64, arm64, riscv64, or a blank-separated list")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
                    choices=["ours", "upstream"])
     p.add_argument("--debug", action="store_true",
@@ -287,7 +287,7 @@ def parse_args(argv):
     p.add_argument("log", nargs="?", help="console log (parse)")
     p.add_argument("targets", nargs="*", help="kbuild targets (make)")
     args = p.parse_args(argv)
-    default = list(archmod.ARCHES) if args.command in ("check", "build",
+    default = list(archmod.DEFAULT_ARCHES) if args.command in ("check", "build",
                                                        "deps", "check-wide",
                                                        "series-check") \
         else [archmod.DEFAULT_ARCH]

@@ -29,17 +29,22 @@ def busybox(arch):
                              "(apt-get install busybox-static)")
         return bb
     d = os.path.join(paths.root(), f"busybox-{arch.deb_arch}")
-    bb = os.path.join(d, "bin", "busybox")
-    if not os.path.exists(bb):
-        fetch_foreign_deb(arch.deb_arch, "busybox-static", d)
+    # Debian 13 packages install under /usr only.
+    where = [os.path.join(d, sub, "busybox") for sub in ("bin", "usr/bin")]
+    if not any(map(os.path.exists, where)):
+        fetch_foreign_deb(arch.deb_arch, "busybox-static", d, arch.deb_suite)
+    bb = next((p for p in where if os.path.exists(p)), None)
+    if not bb:
+        raise SystemExit(f"ktest: no busybox in busybox-static:{arch.deb_arch}")
     return bb
 
 
-def fetch_foreign_deb(deb_arch, package, dest):
+def fetch_foreign_deb(deb_arch, package, dest, suite=""):
     """apt-get download a package of another architecture and unpack it.
 
     A private apt state directory keeps the host's dpkg architectures and
-    package lists untouched.
+    package lists untouched.  A @suite other than the host's (an arch the
+    host's release lacks) gets a private sources list of its own.
     """
     state = os.path.join(paths.root(), f"apt-{deb_arch}")
     for sub in ("lists/partial", "cache/archives/partial", "deb"):
@@ -51,6 +56,12 @@ def fetch_foreign_deb(deb_arch, package, dest):
             "-o", f"Dir::Cache={state}/cache",
             "-o", f"Dir::State::status={state}/status",
             "-o", "Debug::NoLocking=1", "-qq"]
+    if suite:
+        sources = os.path.join(state, "sources.list")
+        with open(sources, "w") as f:
+            f.write(f"deb http://deb.debian.org/debian {suite} main\n")
+        opts += ["-o", f"Dir::Etc::SourceList={sources}",
+                 "-o", "Dir::Etc::SourceParts=/nonexistent"]
     log(f"fetching {package}:{deb_arch}")
     run(["apt-get", *opts, "update"], stdout=subprocess.DEVNULL)
     debdir = os.path.join(state, "deb")

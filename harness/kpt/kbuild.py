@@ -185,27 +185,37 @@ SERIES_ONLY = "# kpt: series-only"
 
 
 def check_config(dotconfig, frags, kernel="ours"):
-    """Options requested by the fragments that the .config does not have."""
+    """Options requested by the fragments that the .config does not have.
+
+    A later fragment overrides an earlier one, as in the merge: an arch
+    fragment's '# CONFIG_X is not set' drops base.config's CONFIG_X=y
+    where the arch cannot have it.
+    """
     have = {}
     with open(dotconfig) as f:
         for line in f:
             m = _OPT.match(line.strip())
             if m:
                 have[m.group(1)] = m.group(2)
-    missing = []
+    wanted = {}     # option -> (value, or None for off; line; frag; series)
     for frag in frags:
         series_only = False
         with open(frag) as f:
             for line in f:
                 line = line.strip()
-                m = _OPT.match(line)
-                if (m and have.get(m.group(1)) != m.group(2) and
-                        not (series_only and kernel != "ours" and
-                             m.group(1) not in have)):
-                    missing.append(f"{line} (from {os.path.basename(frag)}, "
-                                   f"got {have.get(m.group(1), 'unset')})")
-                m = _OFF.match(line)
-                if m and have.get(m.group(1)) not in (None, "n"):
-                    missing.append(f"{line} (from {os.path.basename(frag)})")
+                m = _OPT.match(line) or _OFF.match(line)
+                if m:
+                    value = m.group(2) if m.re is _OPT else None
+                    wanted[m.group(1)] = (value, line,
+                                          os.path.basename(frag), series_only)
                 series_only = line == SERIES_ONLY
+    missing = []
+    for opt, (value, line, frag, series_only) in wanted.items():
+        if value is None:
+            if have.get(opt) not in (None, "n"):
+                missing.append(f"{line} (from {frag})")
+        elif (have.get(opt) != value and
+              not (series_only and kernel != "ours" and opt not in have)):
+            missing.append(f"{line} (from {frag}, got "
+                           f"{have.get(opt, 'unset')})")
     return missing

@@ -37,6 +37,15 @@ class CheckConfigTest(unittest.TestCase):
         dot = self._write(".config", "CONFIG_T=y\n")
         self.assertEqual(len(kbuild.check_config(dot, [frag], "upstream")), 1)
 
+    def test_a_later_fragment_turns_an_option_off(self):
+        base = self._write("base.config", "CONFIG_H=y\nCONFIG_B=y\n")
+        arch = self._write("arch.config", "# CONFIG_H is not set\n")
+        dot = self._write(".config", "CONFIG_B=y\n")
+        self.assertEqual(kbuild.check_config(dot, [base, arch]), [])
+        dot = self._write(".config", "CONFIG_B=y\nCONFIG_H=y\n")
+        missing = kbuild.check_config(dot, [base, arch])
+        self.assertEqual([m.split()[1] for m in missing], ["CONFIG_H"])
+
 
 class ArchesProblemsTest(unittest.TestCase):
     """check-arches fails on warnings in our files only."""
