@@ -23,7 +23,6 @@ REGS = {
               "%pc", "%pstate", "%w0", "%w7", "%w30", "%fp", "%ip0",
               "%x31", "%w31"),
 }
-ARCHES = tuple(REGS)
 SYMS = ("vfs_read", "vfs_write", "do_sys_openat2", "kernel_clone",
         "schedule", "kfree", "vfs_read+0", "kernel_clone+0x0")
 BAD_SYMS = ("no_such_fn", "_text", "vfs_read.cold", "vfs_read+1",
@@ -59,6 +58,7 @@ class Gen:
     def __init__(self, arch, seed):
         self.arch = arch
         self.r = random.Random(f"{arch}:{seed}")
+        self.event = EVENTS[0]  # the attached event of the last 'e' line
 
     def pick(self, seq, bad=(), p_bad=0.1):
         """From @seq, or now and then from @bad."""
@@ -213,7 +213,6 @@ def generate(arch, count, seed):
     """@count definitions for @arch: a list of strings, the same for the
     same arguments."""
     g = Gen(arch, seed)
-    g.event = EVENTS[0]
     out = []
     while len(out) < count:
         s = g.line().strip()
