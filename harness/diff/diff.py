@@ -302,23 +302,40 @@ class Rule:
         m = re.match(r"^([KD]) (.*)$", selector)
         if m:
             self.passes, selector = m.group(1), m.group(2)
-        if selector.startswith("@"):
+        self.on_logs = selector.startswith("~")
+        if self.on_logs:
+            selector = selector[1:]
+        if selector.startswith("@") and not self.on_logs:
             self.id, self.regex = selector[1:], None
         elif selector.startswith("/") and selector.endswith("/"):
             self.id, self.regex = None, re.compile(selector[1:-1])
         else:
-            raise SystemExit(f"{where}: selector must be @ID or /regex/")
+            raise SystemExit(f"{where}: selector must be @ID, /regex/ or "
+                             "~/regex/")
         self.used = 0
 
-    def matches(self, key, lines):
+    def matches(self, key, la, lb):
         p, _, sid = key.partition(" ")
         if self.passes and p != self.passes:
             return False
         if self.id is not None:
             return sid == self.id
-        head = next((x for x in lines if section(x) == "input"), "")
+        if self.on_logs:
+            return bool(self.regex.search(log_pair(la, lb)))
+        head = next((x for x in la if section(x) == "input"), "")
         head = head[2:] if head.startswith("> ") else head
         return bool(self.regex.search(head))
+
+
+def first_log(lines):
+    """The message of a record's error_log entry, or 'none'."""
+    line = next((x for x in lines if section(x) == "log"), None)
+    return line[len("log: "):] if line else "none"
+
+
+def log_pair(la, lb):
+    """What a ~/regex/ selector searches: both kernels' messages."""
+    return f"upstream: {first_log(la)} ours: {first_log(lb)}"
 
 
 def load_rules(path):
@@ -374,7 +391,7 @@ def compare(a, b, rules, names=("A", "B"), show=30, out=sys.stdout):
             continue
         sa, sb = split_sections(la), split_sections(lb)
         changed = {s for s in set(sa) | set(sb) if sa.get(s) != sb.get(s)}
-        rule = next((r for r in rules if r.matches(key, la) and
+        rule = next((r for r in rules if r.matches(key, la, lb) and
                      changed <= r.sections), None)
         if rule:
             rule.used += 1

@@ -1,0 +1,68 @@
+"""deliberate.txt selectors of the differential test (harness/diff)."""
+
+import io
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "diff"))
+
+import diff  # noqa: E402
+
+UP = ["> -:nope", "rc=1", "errno: write: No such file or directory"]
+OURS = UP + ["log: trace_kprobe: error: No event matches this",
+             "log:   Command: -:nope", "log: caret at 2"]
+GENERIC = ["> p 0x10", "rc=1", "errno: write: Invalid argument",
+           "log: trace_kprobe: error: Failed to register probe event",
+           "log:   Command: p 0x10", "log: caret at 2"]
+
+
+def records(recs):
+    r = diff.Records()
+    for key, lines in recs.items():
+        r.recs[key] = lines
+        r.order.append(key)
+    return r
+
+
+class RuleTest(unittest.TestCase):
+    RULE = ("~/^upstream: (none|\\S+: error: Failed to register probe "
+            "event) ours: \\S+: error: (No event matches this|This "
+            "address is not in kernel or module text)$/")
+
+    def verdict(self, a, b, selector=RULE, sections="log"):
+        rules = [diff.Rule("t", selector, sections, "why")]
+        out = io.StringIO()
+        diff.compare(records({"K common:1": a}),
+                     records({"K common:1": b}), rules, out=out)
+        last = out.getvalue().strip().splitlines()[-1].split()
+        # "N definitions, S identical, D deliberate, X different"
+        return int(last[2]), int(last[4]), int(last[6])
+
+    def test_log_selector_takes_its_class(self):
+        self.assertEqual(self.verdict(UP, OURS), (0, 1, 0))
+        b = GENERIC[:3] + [
+            "log: trace_kprobe: error: This address is not in kernel or "
+            "module text"] + GENERIC[4:]
+        self.assertEqual(self.verdict(GENERIC, b), (0, 1, 0))
+
+    def test_log_selector_leaves_other_messages(self):
+        b = UP + ["log: trace_kprobe: error: Invalid argument number",
+                  "log:   Command: -:nope", "log: caret at 2"]
+        self.assertEqual(self.verdict(UP, b), (0, 0, 1))
+        # a specific upstream message is no "generic" one
+        a = GENERIC[:3] + ["log: trace_kprobe: error: Invalid register "
+                           "name"] + GENERIC[4:]
+        b = GENERIC[:3] + [
+            "log: trace_kprobe: error: This address is not in kernel or "
+            "module text"] + GENERIC[4:]
+        self.assertEqual(self.verdict(a, b), (0, 0, 1))
+
+    def test_log_selector_covers_its_sections_only(self):
+        b = OURS[:1] + ["rc=0"] + OURS[2:]
+        self.assertEqual(self.verdict(UP, b), (0, 0, 1))
+
+    def test_bad_selector_is_refused(self):
+        with self.assertRaises(SystemExit):
+            diff.Rule("t", "~@common:1", "log", "why")
