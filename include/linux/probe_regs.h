@@ -8,6 +8,10 @@
  * An architecture with its own answers defines probe_arch_reg() and
  * probe_arch_arg(); every other one gets the generic ones in kernel/trace,
  * built on regs_query_register_offset() and regs_get_kernel_argument().
+ *
+ * One question is asked only after a kprobe failed to register: whether
+ * the architecture refuses the instruction at the address, so that
+ * error_log can say so (probe_arch_insn_check()).
  */
 #ifndef _LINUX_PROBE_REGS_H
 #define _LINUX_PROBE_REGS_H
@@ -145,5 +149,24 @@ static inline int probe_arg_in_regs(const char *const *regs,
 	loc->val = offset;
 	return 0;
 }
+
+/* What an architecture says of the instruction at a kprobe's address */
+enum probe_insn_verdict {
+	PROBE_INSN_OK,		/* nothing it objects to */
+	PROBE_INSN_MISALIGNED,	/* not where an instruction starts */
+	PROBE_INSN_REJECTED,	/* one it can neither single-step nor simulate */
+};
+
+/**
+ * probe_arch_insn_check() - would the architecture refuse a kprobe here
+ * @addr: an address in kernel or module text
+ *
+ * The checks of arch_prepare_kprobe(), asked again after a registration
+ * failed with -EINVAL, to name the reason in error_log.  The generic
+ * answer is PROBE_INSN_OK: such architectures' errors stay generic.
+ *
+ * Return: the verdict.
+ */
+enum probe_insn_verdict probe_arch_insn_check(unsigned long addr);
 
 #endif /* _LINUX_PROBE_REGS_H */

@@ -418,6 +418,33 @@ void probe_event_unlink(struct trace_probe *tp)
 }
 
 /*
+ * How error_log tells that @tp did not register with @ret: a reason its
+ * type can name (&probe_event_ops.refused of @ops; NULL when the event
+ * failed, not the probe point) at the place word, else what the errno
+ * says.  Nothing for -ENOMEM and -EEXIST, whose errno says it all.
+ * Returns @ret.
+ */
+static int probe_event_register_error(const struct trace_probe *tp,
+				      const struct probe_event_ops *ops,
+				      int ret, struct tpp_error *err)
+{
+	unsigned int place_pos = tp->def->place_pos;
+	int why = ops && ops->refused ? ops->refused(tp, ret) : TPP_E_NONE;
+
+	if (why != TPP_E_NONE)
+		tpp_error_set(err, why, place_pos, ret);
+	else if (ret == -EILSEQ)
+		tpp_error_set(err, TPP_E_INSN_BOUNDARY, place_pos, ret);
+	else if (ret == -ENOENT)
+		tpp_error_set(err, TPP_E_PLACE, place_pos, ret);
+	else if (ret != -ENOMEM && ret != -EEXIST)
+		tpp_error_set(err, TPP_E_REGISTER, place_pos, ret);
+	else
+		tpp_error_set(err, TPP_E_NONE, 0, ret);
+	return ret;
+}
+
+/*
  * The probe point of @tp, just linked, did not register: take @tp off its
  * event, and the event out of tracefs when nothing else is on it (a new
  * one).  Nobody can have enabled or opened that event: event_mutex has been
@@ -450,8 +477,9 @@ static int probe_event_attach(struct trace_probe *tp, struct probe_event *ev,
 	probe_event_link(ev, tp);
 	ret = ev->ops->attach ? ev->ops->attach(tp) : 0;
 	if (ret) {
+		probe_event_register_error(tp, ev->ops, ret, err);
 		probe_event_unlink_failed(tp);
-		return probe_event_register_error(tp->def->place_pos, ret, err);
+		return ret;
 	}
 	dyn_event_add(&tp->devent, &ev->call);
 	return 0;
@@ -508,7 +536,7 @@ static int probe_event_add_new(struct trace_probe *tp, const struct probe_event_
 	pr_warn("Failed to register probe event(%d)\n", ret);
 	if (!ops->attach)
 		return tpp_error_set(err, TPP_E_NONE, 0, ret);
-	return probe_event_register_error(tp->def->place_pos, ret, err);
+	return probe_event_register_error(tp, NULL, ret, err);
 }
 
 /**
@@ -868,28 +896,6 @@ void probe_event_log_err(const char *loc, const char *cmd,
 }
 
 /**
- * probe_event_register_error - how error_log tells a failed probe registration
- * @place_pos: caret of the place word
- * @ret: the negative errno the registration gave
- * @err: set to the matching error (none for -ENOMEM and -EEXIST)
- *
- * Return: @ret.
- */
-int probe_event_register_error(unsigned int place_pos, int ret,
-			       struct tpp_error *err)
-{
-	if (ret == -EILSEQ)
-		tpp_error_set(err, TPP_E_INSN_BOUNDARY, place_pos, ret);
-	else if (ret == -ENOENT)
-		tpp_error_set(err, TPP_E_PLACE, place_pos, ret);
-	else if (ret != -ENOMEM && ret != -EEXIST)
-		tpp_error_set(err, TPP_E_REGISTER, place_pos, ret);
-	else
-		tpp_error_set(err, TPP_E_NONE, 0, ret);
-	return ret;
-}
-
-/**
  * probe_event_dyn_create - the dyn_event create of a probe type
  * @raw: the definition as written
  * @loc: where error_log says the error comes from, e.g. "trace_uprobe"
@@ -911,6 +917,8 @@ int probe_event_dyn_create(const char *raw, const char *loc,
 	if (!cmd)
 		return -ENOMEM;
 	ret = cmd[0] ? create(cmd, &err) : 0;
+	if (ret == -ENOMEM && err.id == TPP_E_NONE)
+		err = (struct tpp_error){ .id = TPP_E_NO_MEMORY, .errnum = ret };
 	if (ret && ret != -ECANCELED)
 		probe_event_log_err(loc, cmd, &err);
 	kfree(cmd);
@@ -1084,24 +1092,73 @@ bool probe_event_dyn_match(const char *system, const char *event, int argc,
 
 /* ---- The tracefs files that list a probe type's events ---- */
 
+/*
+ * Why a "-:" line of a probe type's file removed nothing, in error_log at
+ * the name: none matches, or the one that does is enabled or in use.  The
+ * errno of a line that is no removal at all says it all.
+ */
+static void probe_event_log_removal(const char *raw, const char *loc, int ret)
+{
+	struct tpp_error err = { .id = TPP_E_NONE };
+	char *cmd;
+
+	if (ret == -ENOENT)
+		tpp_error_set(&err, TPP_E_NO_SUCH_EVENT, 2, ret);
+	else if (ret == -EBUSY)
+		tpp_error_set(&err, TPP_E_EVENT_BUSY, 2, ret);
+	else
+		return;
+	cmd = probe_event_join_words(raw);
+	if (cmd)
+		probe_event_log_err(loc, cmd, &err);
+	kfree(cmd);
+}
+
+/*
+ * A line of a probe type's file that no definition of the type claims: a
+ * probe kind alone lacks its place, anything else is of another kind.
+ */
+static void probe_event_log_not_probe(const char *raw, const char *loc)
+{
+	struct tpp_error err = { .id = TPP_E_NOT_PROBE, .pos = 0 };
+	char *cmd = probe_event_join_words(raw);
+
+	if (!cmd)
+		return;
+	if ((cmd[0] == 'p' || cmd[0] == 'r') && !strchr(cmd, ' ')) {
+		err.id = TPP_E_NO_PLACE;
+		err.pos = strlen(cmd) + 1;
+	}
+	probe_event_log_err(loc, cmd, &err);
+	kfree(cmd);
+}
+
 /**
  * probe_event_command - run one line written to a probe type's events file
  * @raw: "-:..." removes, anything else defines
  * @ops: the probe type's dyn_event operations
+ * @loc: where error_log says the error comes from, e.g. "trace_kprobe"
  *
  * The file takes its own type only: a line no other type claims either
  * is invalid.
  *
  * Return: 0 or a negative errno.
  */
-int probe_event_command(const char *raw, struct dyn_event_operations *ops)
+int probe_event_command(const char *raw, struct dyn_event_operations *ops,
+			const char *loc)
 {
 	int ret;
 
-	if (raw[0] == '-')
-		return dyn_event_release(raw, ops);
+	if (raw[0] == '-') {
+		ret = dyn_event_release(raw, ops);
+		probe_event_log_removal(raw, loc, ret);
+		return ret;
+	}
 	ret = dyn_event_create(raw, ops);
-	return ret == -ECANCELED ? -EINVAL : ret;
+	if (ret != -ECANCELED)
+		return ret;
+	probe_event_log_not_probe(raw, loc);
+	return -EINVAL;
 }
 
 static const struct probe_event_list *probe_event_list_of(struct file *file)

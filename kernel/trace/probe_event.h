@@ -68,6 +68,9 @@ enum probe_event_head {
  *	same place probe the same object; without it, they do
  * @attach: optional: register the probe point of @tp, which is on its
  *	event; 0 or a negative errno, in which case nothing is registered
+ * @refused: optional: why @attach failed with @ret, as the error_log
+ *	message that names the reason (TPP_E_*), or TPP_E_NONE when the
+ *	errno tells all there is to tell
  * @detach: optional: undo @attach, as the probe is taken out
  * @free_probe: free the type's probe object; see probe_event_dyn_free()
  * @list_kind: optional: the kind of a listing line ("r16"); without it,
@@ -99,6 +102,7 @@ struct probe_event_ops {
 	bool (*same_place)(const struct trace_probe *a,
 			   const struct trace_probe *b);
 	int (*attach)(struct trace_probe *tp);
+	int (*refused)(const struct trace_probe *tp, int ret);
 	void (*detach)(struct trace_probe *tp);
 	void (*free_probe)(struct trace_probe *tp);
 	void (*list_kind)(struct seq_file *m, const struct trace_probe *tp);
@@ -279,7 +283,8 @@ struct probe_event_list {
 };
 
 extern const struct file_operations probe_event_list_fops;
-int probe_event_command(const char *raw, struct dyn_event_operations *ops);
+int probe_event_command(const char *raw, struct dyn_event_operations *ops,
+			const char *loc);
 
 char *probe_event_join_words(const char *raw);
 int probe_event_dyn_create(const char *raw, const char *loc,
@@ -290,7 +295,5 @@ bool probe_event_match_name(const struct probe_event *ev, const char *system,
 bool probe_event_match_args(const struct tpp_def *def, int argc, const char **argv);
 void probe_event_log_err(const char *loc, const char *cmd,
 			 const struct tpp_error *err);
-int probe_event_register_error(unsigned int place_pos, int ret,
-			       struct tpp_error *err);
 
 #endif /* _TRACE_PROBE_EVENT_H */

@@ -30,7 +30,8 @@ struct kenv_count {
  * The generic answers of <linux/probe_regs.h>, for architectures without
  * their own: no register names but ptrace's, and arguments only through
  * regs_get_kernel_argument(), which probe_arch_arg() is never asked for
- * without HAVE_FUNCTION_ARG_ACCESS_API (see probe_kenv_init()).
+ * without HAVE_FUNCTION_ARG_ACCESS_API (see probe_kenv_init()), and no
+ * instruction the architecture would refuse that error_log could name.
  */
 int __weak probe_arch_reg(const char *name, struct probe_reg *reg)
 {
@@ -42,6 +43,11 @@ int __weak probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
 	loc->kind = PROBE_ARG_API;
 	loc->val = n;
 	return 0;
+}
+
+enum probe_insn_verdict __weak probe_arch_insn_check(unsigned long addr)
+{
+	return PROBE_INSN_OK;
 }
 
 /* ptrace's names first: they read the whole word, whatever the arch adds */

@@ -285,9 +285,11 @@ static int te_parse_src(const char *cmd, struct te_head *h,
 }
 
 /* Count the argument words and find "if"; FILTER is the rest */
-static int te_split_filter(const char *cmd, struct te_head *h)
+static int te_split_filter(const char *cmd, struct te_head *h,
+			   struct tpp_error *err)
 {
 	const char *w = cmd + h->w1 + tpp_word_len(cmd + h->w1);
+	const char *past_limit = NULL;
 	unsigned int len;
 
 	h->args_end = strlen(cmd);
@@ -302,9 +304,12 @@ static int te_split_filter(const char *cmd, struct te_head *h)
 				h->no_filter = true;
 			break;
 		}
-		h->nr_args++;
+		if (++h->nr_args == TPP_MAX_ARGS + 1)
+			past_limit = w;
 	}
-	return h->nr_args > TPP_MAX_ARGS ? -E2BIG : 0;
+	if (!past_limit)
+		return 0;
+	return tpp_error_set(err, TPP_E_TOO_MANY_ARGS, past_limit - cmd, -E2BIG);
 }
 
 static int te_parse_head(const char *cmd, struct te_head *h,
@@ -319,7 +324,7 @@ static int te_parse_head(const char *cmd, struct te_head *h,
 	ret = te_parse_src(cmd, h, err);
 	if (ret)
 		return ret;
-	return te_split_filter(cmd, h);
+	return te_split_filter(cmd, h, err);
 }
 
 /* The attached event, referenced; eprobes attach to no probe event */

@@ -591,6 +591,23 @@ static int tf_attach(struct trace_probe *tp)
 	return tf_register_fprobe(tf_of(tp));
 }
 
+/*
+ * ftrace refuses a function without an ftrace site with -EINVAL, as it
+ * does a pattern that matches nothing: name the first for error_log.
+ */
+static int tf_refused(const struct trace_probe *tp, int ret)
+{
+	unsigned long addr, size, off;
+
+	if (ret != -EINVAL || tf_is_tpoint(tf_of(tp)))
+		return TPP_E_NONE;
+	addr = kallsyms_lookup_name(tp->def->symbol);
+	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &off))
+		return TPP_E_NONE;
+	return ftrace_location_range(addr, addr + size - 1) ? TPP_E_NONE :
+							       TPP_E_NOTRACE;
+}
+
 static void tf_detach(struct trace_probe *tp)
 {
 	tf_unregister_fprobe(tf_of(tp));
@@ -739,6 +756,7 @@ static const struct probe_event_ops tf_event_ops = {
 	.head = PROBE_HEAD_IP,
 	.check = tf_check,
 	.attach = tf_attach,
+	.refused = tf_refused,
 	.detach = tf_detach,
 	.free_probe = tf_free_probe,
 	.list_place = tf_list_place,

@@ -16,13 +16,17 @@
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
 #include <linux/bpf-cgroup.h>
+#include <linux/bug.h>
 #include <linux/error-injection.h>
 #include <linux/ftrace.h>
+#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/probe_regs.h>
 #include <linux/rculist.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
@@ -393,6 +397,56 @@ static int tk_register_kprobe_or_wait(struct trace_kprobe *tk)
 	return ret;
 }
 
+/* Sites the kernel rewrites at run time, which a breakpoint would corrupt */
+static bool tk_on_patch_site(unsigned long addr)
+{
+	bool reserved;
+
+	jump_label_lock();
+	preempt_disable();
+	reserved = jump_label_text_reserved((void *)addr, (void *)addr) ||
+		   static_call_text_reserved((void *)addr, (void *)addr);
+	preempt_enable();
+	jump_label_unlock();
+	return reserved;
+}
+
+/*
+ * Why registering the probe point of @tp failed with @ret, for error_log:
+ * the kprobes core answers -EINVAL for every address it refuses, so its
+ * checks are asked again, one at a time, in the order it makes them.  The
+ * notrace check comes last although it ran first: code kprobes never probe
+ * has no ftrace site either, and the stronger reason is the one to read.
+ * Errnos with a record of their own, and those told by none, stay as
+ * they are.
+ */
+static int tk_refused(const struct trace_probe *tp, int ret)
+{
+	const struct trace_kprobe *tk = tk_of(tp);
+	unsigned long addr = tk_address(tk);
+
+	if (ret != -EINVAL || (!addr && tk->tp.def->symbol))
+		return TPP_E_NONE;
+	if (!core_kernel_text(addr) && !is_module_text_address(addr))
+		return TPP_E_NOT_TEXT;
+	if (arch_within_kprobe_blacklist(addr))
+		return TPP_E_KPROBES_AREA;
+	if (within_kprobe_blacklist(addr))
+		return TPP_E_BLACKLISTED;
+	if (tk_on_patch_site(addr))
+		return TPP_E_PATCH_SITE;
+	if (find_bug(addr))
+		return TPP_E_INSN_REJECTED;
+	switch (probe_arch_insn_check(addr)) {
+	case PROBE_INSN_MISALIGNED:
+		return TPP_E_INSN_BOUNDARY;
+	case PROBE_INSN_REJECTED:
+		return TPP_E_INSN_REJECTED;
+	default:
+		return tk_on_notrace(tk) ? TPP_E_NOTRACE : TPP_E_NONE;
+	}
+}
+
 static bool tk_usable(struct trace_kprobe *tk)
 {
 	return tk->registered && !kprobe_gone(&tk->rp.kp);
@@ -633,7 +687,7 @@ static int tk_dyn_create(const char *raw)
 /* kprobe_events takes kprobes only: there is nothing to try next */
 static int tk_create_or_delete(const char *raw)
 {
-	return probe_event_command(raw, &tk_dyn_ops);
+	return probe_event_command(raw, &tk_dyn_ops, "trace_kprobe");
 }
 
 /* What kprobe_event_gen_cmd_end() runs */
@@ -682,6 +736,7 @@ static const struct probe_event_ops tk_event_ops = {
 	.type_flag = TRACE_EVENT_FL_KPROBE,
 	.head = PROBE_HEAD_IP,
 	.attach = tk_attach,
+	.refused = tk_refused,
 	.list_kind = tk_list_kind,
 	.list_place = tk_list_place,
 };

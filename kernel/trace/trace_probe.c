@@ -754,8 +754,9 @@ static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 				env->dentry_name_off, env->file_dentry_off);
 	n = snprintf(out, room, "%.*s%s%.*s%s:string", (int)nlen, t->s, pre,
 		     (int)(cut - nlen), t->s + nlen, c == 'd' ? "))" : ")))");
+	/* 6.12's errno for a full buffer: the writer still sees -ENOMEM */
 	if (n >= (int)room)
-		return no_memory(st);
+		return tpp_error_set(st->err, TPP_E_DENTRY_ROOM, t->pos, -ENOMEM);
 	t->rewritten = true;
 	t->name_len = nlen;
 	t->val_at = nlen + plen;
@@ -1648,9 +1649,10 @@ static int parse_fetchargs(struct tpp_state *st)
 		ret = expand_var_args(st);
 	if (ret)
 		return ret;
-	/* Too many arguments: -E2BIG, nothing logged */
+	/* the caret is on the first argument past the limit */
 	if (st->nr_texts > TPP_MAX_ARGS)
-		return tpp_error_set(st->err, TPP_E_NONE, 0, -E2BIG);
+		return word_fail(st, min(st->first + TPP_MAX_ARGS, st->nr_words - 1),
+				 0, TPP_E_TOO_MANY_ARGS, -E2BIG);
 	place_texts(st);
 	for (i = 0; expand && i < st->nr_texts && !ret; i++)
 		ret = expand_dentry(st, &st->text[i]);

@@ -89,3 +89,20 @@ TPP_ERR(NEED_STRING,	"$comm and immediate-string only accepts string type")
 TPP_ERR(EVENT_BIG,	"Event too big (too many fields?)")
 /* Ours: the assembler's register names (kprobetrace.rst "Registers") */
 TPP_ERR(REG_PART,	"A part of a register is a number: it can not be dereferenced")
+/*
+ * Ours: the rejections that get an errno and no record of their own
+ * otherwise (kprobetrace.rst "Why a definition was refused").
+ */
+TPP_ERR(TOO_MANY_ARGS,	"Too many arguments are specified")
+TPP_ERR(DENTRY_ROOM,	"Too many :%pd or :%pD arguments: their expansions do not fit")
+TPP_ERR(NOTRACE,	"This function is notrace: probing it could recurse into the tracer")
+TPP_ERR(NOT_TEXT,	"This address is not in kernel or module text")
+TPP_ERR(KPROBES_AREA,	"This is __kprobes code, which kprobes must not probe")
+TPP_ERR(BLACKLISTED,	"This function is on the kprobe blacklist")
+TPP_ERR(PATCH_SITE,	"This address is a jump label or static call site")
+TPP_ERR(INSN_REJECTED,	"The instruction at this address can not be probed")
+TPP_ERR(NO_SUCH_EVENT,	"No event matches this")
+TPP_ERR(EVENT_BUSY,	"This event is enabled or in use")
+TPP_ERR(NOT_PROBE,	"Not a probe definition of this file's kind")
+TPP_ERR(NO_PLACE,	"No probe point is specified")
+TPP_ERR(NO_MEMORY,	"Out of memory")

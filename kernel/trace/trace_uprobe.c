@@ -781,7 +781,7 @@ static int tu_parse_head(const char *cmd, struct tu_head *h,
 			 struct path *path, struct tpp_error *err)
 {
 	unsigned int len = tpp_word_len(cmd);
-	const char *w, *colon;
+	const char *w, *colon, *past_limit = NULL;
 	int ret;
 
 	if ((cmd[0] != 'p' && cmd[0] != 'r') || !cmd[len])
@@ -789,10 +789,14 @@ static int tu_parse_head(const char *cmd, struct tu_head *h,
 	h->is_return = cmd[0] == 'r';
 	h->w1 = len + 1;
 	h->w1_end = h->w1 + tpp_word_len(cmd + h->w1);
-	for (w = cmd + h->w1_end; *w == ' '; w += tpp_word_len(w))
-		w++, h->nr_args++;
-	if (h->nr_args > TPP_MAX_ARGS)
-		return -E2BIG;
+	for (w = cmd + h->w1_end; *w == ' '; w += tpp_word_len(w)) {
+		w++;
+		if (++h->nr_args == TPP_MAX_ARGS + 1)
+			past_limit = w;
+	}
+	if (past_limit)
+		return tpp_error_set(err, TPP_E_TOO_MANY_ARGS, past_limit - cmd,
+				     -E2BIG);
 	w = cmd + h->w1;
 	colon = w;
 	while (memchr(colon, ':', cmd + h->w1_end - colon))
@@ -950,7 +954,7 @@ static int tu_profile_line(struct seq_file *m, struct dyn_event *ev)
 /* uprobe_events takes uprobes only: there is nothing to try next */
 static int tu_command(const char *raw)
 {
-	return probe_event_command(raw, &tu_dyn_ops);
+	return probe_event_command(raw, &tu_dyn_ops, TU_LOG);
 }
 
 static const struct probe_event_list tu_events_list = {
