@@ -295,7 +295,7 @@ static const struct fake_func *find_func(const char *name)
 {
 	const struct fake_func *f;
 
-	for (f = funcs; f->name; f++)
+	for (f = funcs; name && f->name; f++)
 		if (!strcmp(f->name, name))
 			return f;
 	return NULL;
@@ -376,6 +376,16 @@ static int btf_resolve(void *priv, struct tpp_btf_req *req)
 	(void)priv;
 	while (n < req->len && req->expr[n] != '.' && req->expr[n] != '-')
 		n++;
+	/* $current points at a task_struct; the fake one has file's fields */
+	if (n == 8 && !memcmp(req->expr, "$current", 8)) {
+		req->src = TPP_SRC_CURRENT;
+		if (req->expr[n] == '.')
+			return req_fail(req, TPP_E_BTF_DOT_ARG, n, -EOPNOTSUPP);
+		if (n + 1 >= req->len || req->expr[n + 1] != '>')
+			return req_fail(req, TPP_E_BTF_HYPHEN, n, -EINVAL);
+		req->typed = true;
+		return resolve_field(req, n + 2);
+	}
 	req->src = TPP_SRC_RETVAL;
 	if (req->len >= 7 && !memcmp(req->expr, "$retval", 7))
 		return resolve_retval(req, f);

@@ -338,7 +338,7 @@ static void check_arg(const struct tpp_def *def, unsigned int i,
 	FUZZ_CHECK(!arg->fetch.nr_derefs || arg->fetch.deref);
 	FUZZ_CHECK(!arg->fold || arg->fetch.nr_derefs);
 	FUZZ_CHECK(arg->fetch.src != TPP_SRC_NONE &&
-		   arg->fetch.src <= TPP_SRC_FIELD);
+		   arg->fetch.src <= TPP_SRC_CURRENT);
 	FUZZ_CHECK((arg->fetch.src != TPP_SRC_SYMBOL &&
 		    arg->fetch.src != TPP_SRC_IMMSTR) || arg->fetch.str);
 	FUZZ_CHECK(arg->bf_bytes == 0 || arg->bf_bytes == 1 ||

@@ -359,6 +359,20 @@ out:
 
 /* ---- Sources ---- */
 
+/* $current is the address of the (fake) task: it moves with the build */
+static void test_current_source(void)
+{
+	struct hit h;
+	u64 got = 0;
+
+	if (compile(&env_x86, "p vfs_read c=$current:x64", &h, __LINE__)) {
+		fire(&h, &regs, __LINE__);
+		memcpy(&got, h.rec + h.prog->hdr_size, sizeof(got));
+		CHECK(got == (u64)(unsigned long)&kshim_task);
+	}
+	release(&h);
+}
+
 static void test_sources(void)
 {
 	CASE("p vfs_read %di", " arg1=0xffff888000001100",
@@ -377,6 +391,7 @@ static void test_sources(void)
 	     "|s:/etc/passwd");
 	CASE("p vfs_read c=$comm $comm:string", " c=\"bash\" arg2=\"bash\"",
 	     "loc:5@24|loc:5@29|s:bash|s:bash");
+	test_current_source();
 	CASE("p vfs_read \\1 \\-5:s32 \\0x10:x8 \\\"abc\"",
 	     " arg1=0x1 arg2=-5 arg3=0x10 arg4=\"abc\"",
 	     "u64:1|u32:-5|u8:0x10|loc:4@33|s:abc");

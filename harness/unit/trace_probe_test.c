@@ -1074,6 +1074,40 @@ static void test_arg_names(void)
 	tpp_free(def);
 }
 
+/* $current: the task's address, dereferenced by offset or through BTF */
+static void test_current(void)
+{
+	struct tpp_def *def;
+
+	def = KOK(&env_x86, "p vfs_read c=$current +0x10($current):u32");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_CURRENT &&
+	      !def->args[0].fetch.nr_derefs &&
+	      def->args[1].fetch.src == TPP_SRC_CURRENT &&
+	      def->args[1].fetch.nr_derefs == 1);
+	tpp_free(def);
+	KERRX("p vfs_read ^$currentx", VAR);
+	KERRX("p vfs_read ^$curren", VAR);
+	KERRX("p vfs_read $current:^string", STRING_SRC);
+	KERRX("p vfs_read $current:^symstr", SYMSTR_SRC);
+	AERR(TPP_USER, NULL, "p /bin/sh:10 ^$current", VAR, -EINVAL);
+	/* not even BTF for it: at an address, "->" needs BTF */
+	KERR(&env_x86, "p 0x1000 ^$current->f_name", BTF_NOSUP, -EOPNOTSUPP);
+	def = KOK(&env_btf, "p 0x1000 n=$current->f_name:string");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_CURRENT &&
+	      def->args[0].fetch.nr_derefs == 2);
+	tpp_free(def);
+	def = KOK(&env_btf, "r vfs_read $current->f_bits");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_CURRENT &&
+	      def->args[0].type == TPP_TYPE_U32);
+	tpp_free(def);
+	KERRB("p vfs_read $current->^nope", BTF_NOFIELD, -ENOENT);
+	def = AOK(&env_event, TPP_EVENT, NULL, "e:a/b sys/ev c=$current");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_CURRENT);
+	tpp_free(def);
+	KERRB("p vfs_read $current^.f_bits", BTF_DOT_ARG, -EOPNOTSUPP);
+	KERRB("p vfs_read $current^-f_bits", BTF_HYPHEN, -EINVAL);
+}
+
 static void test_limits(void)
 {
 	char cmd[2048];
@@ -1304,6 +1338,7 @@ int main(void)
 	test_derefs();
 	test_types();
 	test_arg_names();
+	test_current();
 	test_limits();
 	test_btf();
 	test_btf_tail_caret();

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BTF behind the probe definition parser: parameter names of the probed
- * function, and what "VAR[->FIELD|.FIELD...]" or "$retval[->FIELD...]"
- * reads, with which type.  The errors, errnos and carets are tracefs ABI;
+ * function, and what "VAR[->FIELD|.FIELD...]", "$retval[->FIELD...]" or
+ * "$current->FIELD..." reads, with which type.  The errors, errnos and carets are tracefs ABI;
  * see struct tpp_btf_ops for the contract.
  *
  * The function is looked up once per parse and kept in the parse's
  * struct probe_btf_ctx (vmlinux or module BTF, whatever
  * btf_find_func_proto() finds), referenced until probe_btf_release().
  */
+#include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/err.h>
 #include <linux/log2.h>
@@ -19,14 +20,18 @@
 #include "trace_btf.h"
 
 /*
- * One resolution: @pos is the byte of the expression being looked at,
- * @type the type of the value so far, @bitoffs the bits from the start of
- * the structure the current "->" step points at, @bitsize the width of a
- * bitfield member (0 for a plain one), @name a NUL-terminated copy of the
- * member being looked up (the expression never is written to).
+ * One resolution in @btf (the function's, or the kernel's for $current):
+ * @pos is the byte of the expression being looked at, @type the type of
+ * the value so far (with @at_struct, the structure the value points at),
+ * @bitoffs the bits from the start of the structure the current "->" step
+ * points at, @bitsize the width of a bitfield member (0 for a plain one),
+ * @name a NUL-terminated copy of the member being looked up (the
+ * expression never is written to).
  */
 struct pbtf_walk {
 	struct probe_btf_ctx *ctx;
+	const struct btf *btf;
+	bool at_struct;
 	struct tpp_btf_req *req;
 	const struct btf_type *type;
 	unsigned int pos;
@@ -188,7 +193,7 @@ static void pbtf_set_type(struct pbtf_walk *w)
 	struct tpp_btf_req *req = w->req;
 
 	req->typed = true;
-	req->kind = pbtf_kind(w->ctx->btf, w->type);
+	req->kind = pbtf_kind(w->btf, w->type);
 	if (btf_type_is_int(w->type))
 		req->type = pbtf_int_type(w);
 	else if (btf_kind(w->type) == BTF_KIND_ENUM)
@@ -239,7 +244,7 @@ static int pbtf_member(struct pbtf_walk *w, unsigned int end)
 
 	memcpy(w->name, w->req->expr + at, end - at);
 	w->name[end - at] = '\0';
-	m = btf_find_struct_member(w->ctx->btf, w->type, w->name, &anon,
+	m = btf_find_struct_member(w->btf, w->type, w->name, &anon,
 				   &owner);
 	if (IS_ERR(m))
 		return pbtf_fail(w->req, TPP_E_BTF_TID, at, PTR_ERR(m));
@@ -248,7 +253,7 @@ static int pbtf_member(struct pbtf_walk *w, unsigned int end)
 	/* @anon: where the anonymous struct or union holding @m starts */
 	w->bitoffs += anon + __btf_member_bit_offset(owner, m);
 	w->bitsize = __btf_member_bitfield_size(owner, m);
-	w->type = btf_type_skip_modifiers(w->ctx->btf, m->type, NULL);
+	w->type = btf_type_skip_modifiers(w->btf, m->type, NULL);
 	if (!w->type)
 		return pbtf_fail(w->req, TPP_E_BTF_TID, at, -EINVAL);
 	w->req->late_at = at;
@@ -265,11 +270,16 @@ static int pbtf_step(struct pbtf_walk *w, unsigned int *next)
 	bool arrow;
 	int ret;
 
-	if (!btf_type_is_ptr(w->type))
-		return pbtf_fail(w->req, TPP_E_BTF_NOT_PTR, w->pos, -EINVAL);
-	w->type = btf_type_skip_modifiers(w->ctx->btf, w->type->type, NULL);
-	if (!w->type)
-		return pbtf_fail(w->req, TPP_E_BTF_TID, w->pos, -EINVAL);
+	if (w->at_struct) {
+		w->at_struct = false;	/* the value already points at it */
+	} else {
+		if (!btf_type_is_ptr(w->type))
+			return pbtf_fail(w->req, TPP_E_BTF_NOT_PTR, w->pos,
+					 -EINVAL);
+		w->type = btf_type_skip_modifiers(w->btf, w->type->type, NULL);
+		if (!w->type)
+			return pbtf_fail(w->req, TPP_E_BTF_TID, w->pos, -EINVAL);
+	}
 	w->bitoffs = 0;
 	do {
 		ret = pbtf_split(w->req, w->pos, &end, next, &arrow);
@@ -319,6 +329,7 @@ static int pbtf_retval(struct pbtf_walk *w, unsigned int next, u32 *tid)
 		return pbtf_fail(req, TPP_E_BTF_NOFUNC, next, -ENOENT);
 	if (ret)
 		return 0;	/* read $retval as if there were no BTF */
+	w->btf = w->ctx->btf;
 	*tid = w->ctx->proto->type;
 	if (!*tid)
 		return pbtf_fail(req, TPP_E_VOID_RETVAL, 0, -ENOENT);
@@ -348,11 +359,12 @@ static int pbtf_param(struct pbtf_walk *w, unsigned int n, u32 *tid)
 		return pbtf_fail(req, TPP_E_NONE, 0, ret);
 	if (ret)
 		return pbtf_fail(req, TPP_E_BTF_NOFUNC, 0, -ENOENT);
+	w->btf = w->ctx->btf;
 	param = pbtf_params(w->ctx, req->flags, &nr);
 	if (!nr && !found_before)
 		return pbtf_fail(req, TPP_E_BTF_NOFUNC, 0, -ENOENT);
 	for (i = 0; i < nr; i++) {
-		if (pbtf_name_is(btf_name_by_offset(w->ctx->btf,
+		if (pbtf_name_is(btf_name_by_offset(w->btf,
 						    param[i].name_off),
 				 req->expr, n)) {
 			req->param = i;
@@ -363,12 +375,33 @@ static int pbtf_param(struct pbtf_walk *w, unsigned int n, u32 *tid)
 	return pbtf_fail(req, TPP_E_BTF_NOVAR, 0, -ENOENT);
 }
 
+/*
+ * $current->FIELD...: the value points at a task_struct of the kernel's
+ * own BTF, wherever the probe is.  1 and the structure's id, or an error.
+ */
+static int pbtf_current(struct pbtf_walk *w, unsigned int next, u32 *tid)
+{
+	struct tpp_btf_req *req = w->req;
+	s32 id;
+
+	req->src = TPP_SRC_CURRENT;
+	w->btf = bpf_get_btf_vmlinux();
+	if (IS_ERR_OR_NULL(w->btf))
+		return pbtf_fail(req, TPP_E_BTF_NOSUP, 0, -EOPNOTSUPP);
+	id = btf_find_by_name_kind(w->btf, "task_struct", BTF_KIND_STRUCT);
+	if (id < 0)
+		return pbtf_fail(req, TPP_E_BTF_TID, 0, -EINVAL);
+	w->at_struct = next;
+	*tid = id;
+	return 1;
+}
+
 /* The value has type @tid; follow the fields from @next, then type it */
 static int pbtf_typed(struct pbtf_walk *w, u32 tid, unsigned int next)
 {
 	int ret;
 
-	w->type = btf_type_skip_modifiers(w->ctx->btf, tid, NULL);
+	w->type = btf_type_skip_modifiers(w->btf, tid, NULL);
 	if (!w->type)
 		return pbtf_fail(w->req, TPP_E_BTF_TID, 0, -EINVAL);
 	if (next) {
@@ -403,7 +436,10 @@ static int pbtf_resolve(void *priv, struct tpp_btf_req *req)
 		return ret;
 	if (next && !arrow)	/* a structure passed by value */
 		return pbtf_fail(req, TPP_E_BTF_DOT_ARG, next, -EOPNOTSUPP);
-	if ((req->flags & TPP_RETURN) && pbtf_name_is("$retval", req->expr, end))
+	if (pbtf_name_is("$current", req->expr, end))
+		ret = pbtf_current(&w, next, &tid);
+	else if ((req->flags & TPP_RETURN) &&
+		 pbtf_name_is("$retval", req->expr, end))
 		ret = pbtf_retval(&w, next, &tid);
 	else
 		ret = pbtf_param(&w, end, &tid);

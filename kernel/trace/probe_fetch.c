@@ -57,6 +57,7 @@ enum probe_op {
 				 * @aux
 				 */
 	PROBE_OP_USTACK,	/* uprobe: user stack entry @arg */
+	PROBE_OP_CURRENT,	/* the current task's address */
 	PROBE_OP_FOFFS,		/* uprobe: file offset @arg, mapped: the
 				 * mapping's start is entry data slot 0
 				 */
@@ -574,7 +575,7 @@ static nokprobe_inline unsigned long field_value(const struct probe_insn *insn,
 	return get_scalar(p, insn->size);
 }
 
-/* $stack, entry data, and the sources only eprobes and uprobes use */
+/* $stack, $current, entry data, and the sources only eprobes and uprobes use */
 static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 						  struct probe_hit *h)
 {
@@ -587,8 +588,14 @@ static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 		return field_value(insn, (const u8 *)h->edata);
 	case PROBE_OP_USTACK:
 		return pfa_ustack_nth(h->regs, insn->arg);
-	default:	/* PROBE_OP_FOFFS */
-		return h->edata[0] + insn->arg;
+	default:
+		/*
+		 * Not a case of its own: a fifth one turns this switch into
+		 * a jump table, which costs the other sources instructions.
+		 */
+		if (insn->op == PROBE_OP_CURRENT)
+			return pfa_current();
+		return h->edata[0] + insn->arg;	/* PROBE_OP_FOFFS */
 	}
 }
 
@@ -627,6 +634,7 @@ static nokprobe_inline void exec_insns(const struct probe_insn *insn,
 		case PROBE_OP_EDATA:
 		case PROBE_OP_FIELD:
 		case PROBE_OP_USTACK:
+		case PROBE_OP_CURRENT:
 		case PROBE_OP_FOFFS:
 			val = other_source(insn, h);
 			break;
@@ -918,6 +926,7 @@ static const u8 pf_src_ops[] = {
 	[TPP_SRC_IMM] = PROBE_OP_IMM,
 	[TPP_SRC_FIELD] = PROBE_OP_FIELD,
 	[TPP_SRC_FOFFS] = PROBE_OP_FOFFS,
+	[TPP_SRC_CURRENT] = PROBE_OP_CURRENT,
 };
 
 /* $comm and \"..." have no source: their store knows where to look */

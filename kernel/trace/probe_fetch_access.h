@@ -394,6 +394,12 @@ static inline int pfa_sprint_symbol(char *buf, unsigned long addr)
 	return sprint_symbol(buf, addr);
 }
 
+/* $current: the address of the task the probe hit in */
+static nokprobe_inline unsigned long pfa_current(void)
+{
+	return (unsigned long)current;
+}
+
 static nokprobe_inline const char *pfa_comm(void)
 {
 	return current->comm;

@@ -1020,8 +1020,8 @@ static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
 				  ARRAY_SIZE(req->field));
 	int ret;
 
-	if (req->src == TPP_SRC_RETVAL)
-		set_src(a, TPP_SRC_RETVAL, 0);
+	if (req->src == TPP_SRC_RETVAL || req->src == TPP_SRC_CURRENT)
+		set_src(a, req->src, 0);
 	else if (set_arg_src(a, req->param))
 		return arg_fail(a, TPP_E_ARG_INDEX, at, -EINVAL);
 	for (i = 0; i < n; i++) {
@@ -1049,7 +1049,7 @@ static int resolve_btf(struct tpp_argp *a, unsigned int start,
 	if (!env->btf)
 		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
 	/* A probe without a function fails here, with nothing logged */
-	if (!a->st->func)
+	if (!a->st->func && !span_starts(a->s + start, end - start, "$current"))
 		return arg_fail(a, TPP_E_NONE, at, -EINVAL);
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
@@ -1079,7 +1079,25 @@ static int parse_btf_var(struct tpp_argp *a, unsigned int start,
 	return resolve_btf(a, start, end, at);
 }
 
-/* eprobe: $FIELD of the attached event, or $comm */
+/*
+ * $current, the current task's address; $current->FIELD... reads it with
+ * the kernel's BTF, wherever the probe is.  Uprobes have no use for it.
+ */
+static int parse_current(struct tpp_argp *a, unsigned int start,
+			 unsigned int end, unsigned int at)
+{
+	const unsigned int n = sizeof("$current") - 1;
+
+	if (a->st->flags & TPP_USER)
+		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+	if (end - start == n)
+		return set_src(a, TPP_SRC_CURRENT, 0);
+	if (a->s[start + n] != '-' && a->s[start + n] != '.')
+		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+	return resolve_btf(a, start, end, at);
+}
+
+/* eprobe: $FIELD of the attached event, $comm or $current */
 static noinline_for_stack int parse_event_var(struct tpp_argp *a,
 					      const char *v, unsigned int n,
 					      unsigned int at)
@@ -1094,6 +1112,8 @@ static noinline_for_stack int parse_event_var(struct tpp_argp *a,
 		return set_src(a, TPP_SRC_FIELD, idx);
 	if (span_eq(v, n, "comm") || span_eq(v, n, "COMM"))
 		return set_src(a, TPP_SRC_COMM, 0);
+	if (span_starts(v, n, "current"))
+		return parse_current(a, v - 1 - a->s, v + n - a->s, at);
 	return arg_fail(a, TPP_E_VAR, at, -EINVAL);
 }
 
@@ -1157,6 +1177,8 @@ static int parse_var(struct tpp_argp *a, unsigned int start, unsigned int end,
 		return parse_stack(a, v + 5, n - 5, at);
 	if (span_eq(v, n, "comm") || span_eq(v, n, "COMM"))
 		return set_src(a, TPP_SRC_COMM, 0);
+	if (span_starts(v, n, "current"))
+		return parse_current(a, start, end, at);
 	if (a->st->env->max_arg && span_starts(v, n, "arg"))
 		return parse_argn(a, v + 3, n - 3, at);
 	return arg_fail(a, TPP_E_VAR, at, -EINVAL);

@@ -103,6 +103,7 @@ enum tpp_src {
 	TPP_SRC_IMM,		/* \IMM: val = IMM */
 	TPP_SRC_IMMSTR,		/* \"STR": str = STR, address of a copy */
 	TPP_SRC_FIELD,		/* eprobe $NAME: val = field index */
+	TPP_SRC_CURRENT,	/* $current: address of the current task */
 };
 
 /* Types of the record field; the order is not ABI */
@@ -330,7 +331,9 @@ struct tpp_btf_req {
  *	BTF_NOVAR and BTF_NOFUNC -ENOENT, VOID_RETVAL -ENOENT, BTF_NOFIELD
  *	-ENOENT, BTF_DOT_ARG -EOPNOTSUPP, BTF_HYPHEN, BTF_NOT_PTR and
  *	BTF_TID -EINVAL.  Only called at a function entry or exit, with a
- *	non-NULL function.
+ *	non-NULL function, except for "$current->..." (@req->func may be
+ *	NULL then), which resolves in the kernel's own BTF with @req->src
+ *	TPP_SRC_CURRENT.
  */
 struct tpp_btf_ops {
 	int (*nr_params)(void *priv, const char *func, unsigned int flags);
