@@ -346,7 +346,7 @@ def save(path, arch, new):
             old = f.read()
     secs = _sections(old)
     secs.update(new)
-    order = ["icount", "bulk", "bulk-icount", "scale-long",
+    order = ["icount", "icount-hit", "bulk", "bulk-icount", "scale-long",
              "bulk-icount-long"]
     with open(path, "w") as f:
         f.write(f"# make bench ARCH={arch}: upstream vs ours, same config "
@@ -422,7 +422,13 @@ def bulk_section(p):
 
 
 def icount_section(p):
-    return "scale-long" if p.long else "icount"
+    """A run of some icount suites only (SUITE=hit) gets a section of its
+    own: it would replace the whole table and lose the other suites' rows."""
+    if p.long:
+        return "scale-long"
+    suites = [s for s in ICOUNT_SUITES if s in p.suites]
+    return "icount" if len(suites) == len(ICOUNT_SUITES) else \
+        "icount-" + "-".join(suites)
 
 
 def main(h, args):

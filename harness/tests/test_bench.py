@@ -85,3 +85,11 @@ class Sections(unittest.TestCase):
         self.assertEqual(bench.bulk_section(long_), "bulk-icount-long")
         self.assertEqual(bench.icount_section(long_), "scale-long")
         self.assertIn("10000", long_.bulk)
+
+    def test_some_icount_suites_keep_the_full_table(self):
+        hit = bench.Params(env={"SUITE": "hit"})
+        two = bench.Params(env={"SUITE": "scale,hit"})
+        full = bench.Params(env={"SUITE": "hit,floor,scale"})
+        self.assertEqual(bench.icount_section(hit), "icount-hit")
+        self.assertEqual(bench.icount_section(two), "icount-hit-scale")
+        self.assertEqual(bench.icount_section(full), "icount")
