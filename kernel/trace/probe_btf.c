@@ -30,7 +30,7 @@
  */
 struct pbtf_walk {
 	struct probe_btf_ctx *ctx;
-	const struct btf *btf;
+	struct btf *btf;
 	bool at_struct;
 	struct tpp_btf_req *req;
 	const struct btf_type *type;
