@@ -754,7 +754,7 @@ static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 				env->dentry_name_off, env->file_dentry_off);
 	n = snprintf(out, room, "%.*s%s%.*s%s:string", (int)nlen, t->s, pre,
 		     (int)(cut - nlen), t->s + nlen, c == 'd' ? "))" : ")))");
-	/* 6.12's errno for a full buffer: the writer still sees -ENOMEM */
+	/* a full buffer is -ENOMEM to the writer (ABI), with a record */
 	if (n >= (int)room)
 		return tpp_error_set(st->err, TPP_E_DENTRY_ROOM, t->pos, -ENOMEM);
 	t->rewritten = true;
