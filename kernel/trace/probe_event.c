@@ -1093,39 +1093,21 @@ bool probe_event_dyn_match(const char *system, const char *event, int argc,
 /* ---- The tracefs files that list a probe type's events ---- */
 
 /*
- * Why a "-:" line of a probe type's file removed nothing, in error_log at
- * the name: none matches, or the one that does is enabled or in use.  The
- * errno of a line that is no removal at all says it all.
+ * A record for @raw, a line of a probe type's file, with the caret at @pos
+ * of its words as probe_event_join_words() joins them.  A line no
+ * definition claims (NOT_PROBE) that is a probe kind alone lacks its
+ * place instead: the caret goes after its end.
  */
-static void probe_event_log_removal(const char *raw, const char *loc, int ret)
+static void probe_event_log_line(const char *raw, const char *loc, int id,
+				 unsigned int pos)
 {
-	struct tpp_error err = { .id = TPP_E_NONE };
-	char *cmd;
-
-	if (ret == -ENOENT)
-		tpp_error_set(&err, TPP_E_NO_SUCH_EVENT, 2, ret);
-	else if (ret == -EBUSY)
-		tpp_error_set(&err, TPP_E_EVENT_BUSY, 2, ret);
-	else
-		return;
-	cmd = probe_event_join_words(raw);
-	if (cmd)
-		probe_event_log_err(loc, cmd, &err);
-	kfree(cmd);
-}
-
-/*
- * A line of a probe type's file that no definition of the type claims: a
- * probe kind alone lacks its place, anything else is of another kind.
- */
-static void probe_event_log_not_probe(const char *raw, const char *loc)
-{
-	struct tpp_error err = { .id = TPP_E_NOT_PROBE, .pos = 0 };
+	struct tpp_error err = { .id = id, .pos = pos };
 	char *cmd = probe_event_join_words(raw);
 
 	if (!cmd)
 		return;
-	if ((cmd[0] == 'p' || cmd[0] == 'r') && !strchr(cmd, ' ')) {
+	if (id == TPP_E_NOT_PROBE && (cmd[0] == 'p' || cmd[0] == 'r') &&
+	    !strchr(cmd, ' ')) {
 		err.id = TPP_E_NO_PLACE;
 		err.pos = strlen(cmd) + 1;
 	}
@@ -1151,13 +1133,17 @@ int probe_event_command(const char *raw, struct dyn_event_operations *ops,
 
 	if (raw[0] == '-') {
 		ret = dyn_event_release(raw, ops);
-		probe_event_log_removal(raw, loc, ret);
+		/* at the name: none matches, or the one that does is busy */
+		if (ret == -ENOENT || ret == -EBUSY)
+			probe_event_log_line(raw, loc, ret == -ENOENT ?
+					     TPP_E_NO_SUCH_EVENT :
+					     TPP_E_EVENT_BUSY, 2);
 		return ret;
 	}
 	ret = dyn_event_create(raw, ops);
 	if (ret != -ECANCELED)
 		return ret;
-	probe_event_log_not_probe(raw, loc);
+	probe_event_log_line(raw, loc, TPP_E_NOT_PROBE, 0);
 	return -EINVAL;
 }
 
