@@ -43,7 +43,7 @@ ARCHES = {
         console="ttyAMA0",
         deb_arch="arm64",
         packages=("qemu-system-arm", "gcc-aarch64-linux-gnu",
-                  "binutils-aarch64-linux-gnu"),
+                  "binutils-aarch64-linux-gnu", "libc6-dev-arm64-cross"),
         fragment="arm64.config",
     ),
     # Booted on request only (make check ARCH=riscv64): Debian 12 has no
@@ -60,7 +60,7 @@ ARCHES = {
         deb_arch="riscv64",
         deb_suite="trixie",
         packages=("qemu-system-misc", "gcc-riscv64-linux-gnu",
-                  "binutils-riscv64-linux-gnu"),
+                  "binutils-riscv64-linux-gnu", "libc6-dev-riscv64-cross"),
         fragment="riscv64.config",
         # A hang before the console driver binds still shows.
         append="earlycon",

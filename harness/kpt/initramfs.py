@@ -121,7 +121,8 @@ def unsign_modules(top):
 
 
 def base(build, testsrc):
-    """Base archive for a build: busybox, modules, ftracetest, guest files.
+    """Base archive for a build: busybox, modules, ftracetest, guest files,
+    and kpt_uentry (harness/guest/kpt_uentry.c, for the uretprobe tests).
 
     testsrc is the kernel tree whose selftests run (ours: upstream's tests
     plus ours), whichever kernel boots.
@@ -132,6 +133,9 @@ def base(build, testsrc):
                   "lib"):
             os.makedirs(os.path.join(r, d), exist_ok=True)
         shutil.copy(busybox(build.arch), os.path.join(r, "bin/busybox"))
+        run([f"{build.arch.cross}gcc", "-O2", "-Wall", "-static", "-o",
+             os.path.join(r, "bin/kpt_uentry"),
+             os.path.join(GUEST, "kpt_uentry.c")])
         shutil.copy(os.path.join(GUEST, "init"), os.path.join(r, "init"))
         shutil.copytree(GUEST, os.path.join(r, "kpt/guest"))
         shutil.copytree(os.path.join(testsrc, FTRACE),

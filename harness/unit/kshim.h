@@ -399,7 +399,7 @@ static inline unsigned long regs_get_kernel_argument(struct pt_regs *regs,
 /* ---- sched.h ---- */
 #define TASK_COMM_LEN		16
 #define TASK_SIZE		0x00007ffffffff000UL
-#define round_up(x, y)		((((x) - 1) | ((y) - 1)) + 1)
+#define round_up(x, y)		((((x) - 1) | (__typeof__(x))((y) - 1)) + 1)
 #define access_ok(p, n)		((unsigned long)(p) + (n) <= TASK_SIZE)
 
 struct task_struct {
