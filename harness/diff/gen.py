@@ -125,7 +125,11 @@ class Gen:
         return t
 
     def arg(self, kind):
-        s = self.value(kind)
+        if self.chance(0.08):
+            # @entry(): a return probe's value at the entry, refused elsewhere
+            s = f"@entry({self.value({'r': 'p', 'x': 'f'}.get(kind, kind))})"
+        else:
+            s = self.value(kind)
         if self.chance(0.5):
             s += ":" + self.type_()
         if self.chance(0.5):

@@ -575,8 +575,11 @@ static void hit(const struct probe_prog *prog)
 	u8 *rec;
 	int ret;
 
-	if (prog->nr_edata)
+	/* a uretprobe's entry data starts with the mapping's start too */
+	if (probe_prog_edata_size(prog)) {
 		edata = malloc(probe_prog_edata_size(prog));
+		edata[0] = UBASE;
+	}
 	allocs = kshim_allocs;
 	probe_prog_save_entry(prog, &entry_regs, edata);
 	dyn = probe_prog_dyn_size(prog, &regs, edata, NULL);

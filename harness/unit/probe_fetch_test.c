@@ -166,7 +166,7 @@ struct hit {
 	unsigned int size;
 	unsigned int dyn;
 	struct trace_seq seq;
-	unsigned long edata[TPP_MAX_ARGS];
+	unsigned long edata[TPP_MAX_ENTRY_DATA / sizeof(long) + 8];
 };
 
 static struct probe_prog *compile(const struct tpp_env *env, const char *cmd,
@@ -249,14 +249,48 @@ static void fire_cached(struct hit *h, unsigned int stored, int line)
 	free(rec);
 }
 
+static void fire_exit(struct hit *h, int line);
+
+/*
+ * The entry handler of a return probe: writes its entry data and nothing
+ * past it (a uprobe's first word is the caller's)
+ */
+static void save_entry(struct hit *h, struct pt_regs *entry, int line)
+{
+	unsigned int from = probe_prog_edata_size(h->prog);
+	u8 *p = (u8 *)h->edata;
+	long allocs = kshim_allocs;
+	unsigned int i;
+
+	/* an eprobe's is the event's record, a uprobe's first word its base */
+	if (!h->prog->is_return) {
+		probe_prog_save_entry(h->prog, entry, h->edata);
+		return;
+	}
+	if (from < sizeof(long))
+		from = sizeof(long);
+	memset(p + from, 0x5a, sizeof(h->edata) - from);
+	probe_prog_save_entry(h->prog, entry, h->edata);
+	for (i = from; i < sizeof(h->edata) && p[i] == 0x5a; i++)
+		;
+	check(i == sizeof(h->edata), "entry data stays in its size", line);
+	check(kshim_allocs == allocs, "an entry allocates nothing", line);
+}
+
 /* The probe handler: entry data, size, reserve, store */
 static void fire(struct hit *h, struct pt_regs *entry, int line)
+{
+	save_entry(h, entry, line);
+	fire_exit(h, line);
+}
+
+/* The exit handler, or any other: size, reserve, store */
+static void fire_exit(struct hit *h, int line)
 {
 	const struct probe_prog *prog = h->prog;
 	long allocs = kshim_allocs;
 	unsigned int stored;
 
-	probe_prog_save_entry(prog, entry, h->edata);
 	h->dyn = probe_prog_dyn_size(prog, &regs, h->edata, NULL);
 	if (!probe_prog_has_dyn(prog))
 		check(!h->dyn, "no dynamic data, none sized", line);
@@ -702,8 +736,29 @@ static void test_uprobe(void)
 	snprintf(buf, sizeof(buf), " a=3735928559 b=0x%lx c=\"user string\" "
 		 "d=3735928559 e=\"\" f=0x0", U_EMPTY);
 	check_print(&h, buf, __LINE__);
+	release(&h);
+
+	/* a uretprobe's @entry() area follows the word of the base */
+	if (!compile_args(&h, "r:u /bin/sh:0x10 a=@entry(+0(%ax)):u32 "
+			  "d=@entry(@+0x100):u32 c=@entry(+0($stack0)):string "
+			  "b=$stack1:x64", TPP_USER | TPP_RETURN, 'r', 24,
+			  __LINE__))
+		return;
+	h.def->is_return = true;
+	h.prog->is_return = true;
+	CHECK(probe_prog_edata_size(h.prog) ==
+	      round_up(8 + 4 + 4 + 4 + TPP_ENTRY_STRING, 8));
+	h.edata[0] = UBASE;
+	save_entry(&h, &regs, __LINE__);
+	put32(U_VAL, 1);
+	puts_at(U_STR, "USER", 5);
+	fire_exit(&h, __LINE__);
+	snprintf(buf, sizeof(buf), " a=3735928559 d=3735928559 "
+		 "c=\"user string\" b=0x%lx", U_EMPTY);
+	check_print(&h, buf, __LINE__);
 	regs = saved;
 	release(&h);
+	world();
 }
 
 /* ---- Return probes: $argN saved at the entry ---- */
@@ -743,6 +798,78 @@ out:
 	release(&h);
 	if (compile(&env_x86, "p vfs_read $arg3", &h, __LINE__))
 		CHECK(h.prog->nr_edata == 0 && !probe_prog_edata_size(h.prog));
+	release(&h);
+}
+
+/* ---- @entry(): values read at the entry, recorded at the exit ---- */
+
+static void test_entry_values(void)
+{
+	struct pt_regs entry = regs;
+	struct hit h;
+	char cmd[1024];
+	unsigned int i;
+
+	if (!compile(&env_x86, "r vfs_read v=@entry(+0($arg1)):u32 "
+		     "n=@entry(+0($arg2)):string w=+0($arg1):u32 "
+		     "s=+0($arg2):string c=@entry($comm) "
+		     "b=@entry(+0x18($arg1)):b3@2/8 f=@entry(+0(%bx)):u16 "
+		     "g=@entry(+0(%bx)):string a=@entry(+0(+0x80($arg1))):ustring[2]",
+		     &h, __LINE__))
+		return;
+	CHECK(probe_prog_edata_size(h.prog) ==
+	      round_up(4 + 2 + 1 + 5 * 4 + 5 * TPP_ENTRY_STRING, 8) + 16);
+	save_entry(&h, &entry, __LINE__);
+	/*
+	 * The function changes what the arguments point at: w and s read
+	 * the saved pointers at the exit
+	 */
+	put32(KS, 0xcafe);
+	puts_at(K_PATH, "/tmp/x", 7);
+	put32(KS + 0x18, 0);
+	strcpy(kshim_task.comm, "sh");
+	*kshim_reg(&regs, KSHIM_REG_DI) = 0;	/* and the registers */
+	*kshim_reg(&regs, KSHIM_REG_SI) = 0;
+	fire_exit(&h, __LINE__);
+	check_print(&h, " v=1432778632 n=\"/etc/passwd\" w=51966 s=\"/tmp/x\""
+		    " c=\"bash\" b=5 f=0 g=(fault) a={\"user string\",\"\"}",
+		    __LINE__);
+	release(&h);
+	world();
+
+	/* each string keeps TPP_ENTRY_STRING bytes, its NUL included */
+	if (compile(&env_x86, "r vfs_read l=@entry($comm) "
+		    "k=@entry(+0(%r10)):string x=@entry(@0xffff888000010000):string",
+		    &h, __LINE__)) {
+		save_entry(&h, &regs, __LINE__);
+		fire_exit(&h, __LINE__);
+		CHECK(h.dyn == 5 + TPP_ENTRY_STRING);
+	}
+	release(&h);
+
+	/* fifteen strings fill the entry data; each still gets its room */
+	strcpy(cmd, "r vfs_read");
+	for (i = 0; i < 15; i++)
+		strcat(cmd, " @entry(@0xffff888000010000):string");
+	if (compile(&env_x86, cmd, &h, __LINE__)) {
+		CHECK(probe_prog_edata_size(h.prog) <= TPP_MAX_ENTRY_DATA);
+		save_entry(&h, &regs, __LINE__);
+		fire_exit(&h, __LINE__);
+		CHECK(h.dyn == 15 * TPP_ENTRY_STRING);
+	}
+	release(&h);
+
+	/* with $argN slots after the @entry() area */
+	if (compile(&env_x86, "r vfs_read @entry($comm) $arg2 +0($arg1):u8",
+		    &h, __LINE__)) {
+		CHECK(h.prog->nr_edata == 2 &&
+		      probe_prog_edata_size(h.prog) ==
+		      round_up(4 + TPP_ENTRY_STRING, 8) + 16);
+		entry = regs;
+		fire(&h, &entry, __LINE__);
+		check_print(&h, " arg1=\"bash\" arg2=0xffff888000001000"
+			    " arg3=136", __LINE__);
+	}
 	release(&h);
 }
 
@@ -1290,6 +1417,7 @@ int main(void)
 	test_eprobe_format();
 	test_uprobe();
 	test_entry_data();
+	test_entry_values();
 	test_abi_regs();
 	test_arm64_args();
 	test_formats();

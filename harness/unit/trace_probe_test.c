@@ -1108,6 +1108,81 @@ static void test_current(void)
 	KERRB("p vfs_read $current^-f_bits", BTF_HYPHEN, -EINVAL);
 }
 
+/* @entry(VALUE): VALUE read at the function entry, kept for the exit */
+static void test_entry(void)
+{
+	struct tpp_def *def;
+	char cmd[1024];
+
+	def = KOK(&env_x86, "r vfs_read v=@entry(+0($arg1)):u32 "
+		  "n=@entry(+0(+8($arg2))):string c=@entry($comm) $arg1 "
+		  "a=@entry($arg1):b3@2/8");
+	CHECK(def && def->args[0].entry && def->args[0].type == TPP_TYPE_U32 &&
+	      def->args[0].fetch.src == TPP_SRC_REG &&
+	      def->args[0].fetch.val == X86_DI &&
+	      def->args[0].store == TPP_ST_MEM && def->args[0].fold);
+	CHECK(def && def->args[1].entry &&
+	      def->args[1].type == TPP_TYPE_STRING &&
+	      def->args[1].fetch.nr_derefs == 2 &&
+	      !strcmp(def->args[1].comm, "@entry(+0(+8($arg2))):string"));
+	CHECK(def && def->args[2].entry &&
+	      def->args[2].type == TPP_TYPE_STRING &&
+	      def->args[2].fetch.src == TPP_SRC_COMM);
+	CHECK(def && !def->args[3].entry &&
+	      def->args[3].fetch.src == TPP_SRC_EARG);
+	CHECK(def && def->args[4].entry && def->args[4].bf_bytes == 1);
+	CHECK(def && def->entry_size == 4 + 2 * (4 + TPP_ENTRY_STRING) + 1 &&
+	      def->nr_eargs == 1);
+	tpp_free(def);
+	/* only a return probe has an entry to read it at */
+	KERRX("p vfs_read a=^@entry($arg1)", ENTRY_ON_PROBE);
+	KERRX("r vfs_read a=@entry($arg1^", ENTRY_CLOSE);
+	KERRX("r vfs_read a=@entry($arg1)+8^:u8", ENTRY_CLOSE);
+	KERRX("r vfs_read a=@entry(^)", FETCHARG);
+	KERRX("r vfs_read a=@entry(^$retval)", RETVAL_ON_ENTRY);
+	KERRX("r vfs_read a=+0(^@entry($arg1))", ENTRY_PLACE);
+	KERRX("r vfs_read a=@entry(^@entry($arg1))", ENTRY_PLACE);
+	KERRX("r vfs_read a=@entry($arg1):^nope", TYPE);
+	KERRX("r vfs_read a=@entry(%ax):^string", STRING_SRC);
+	KERRX("r vfs_read a=@entry(^$arg10000)", ARG_INDEX);
+	/* the entry data holds 4096 bytes: 15 strings do, 16 do not */
+	KGOOD(&env_x86, repeat(cmd, "r vfs_read", " @entry($comm)", 15, ""));
+	KERR(&env_x86, repeat(cmd, "r vfs_read", " @entry($comm)", 15,
+			      " ^@entry($comm)"), ENTRY_BIG, -E2BIG);
+	/* BTF names and fields, as at the entry */
+	def = KOK(&env_btf, "r vfs_read m=@entry(file->f_mode) b=@entry(buf):string");
+	CHECK(def && def->args[0].entry && def->args[0].type == TPP_TYPE_U32 &&
+	      def->args[0].fetch.src == TPP_SRC_REG &&
+	      def->args[0].fetch.nr_derefs == 1);
+	CHECK(def && def->args[1].entry && def->args[1].fetch.nr_derefs == 1 &&
+	      def->args[1].store == TPP_ST_STRING);
+	tpp_free(def);
+	/* :%pd reads the name at the entry; carets map back into VALUE */
+	def = KOK(&env_x86, "r dput n=@entry($arg1):%pd");
+	CHECK(def && def->args[0].entry &&
+	      !strcmp(def->args[0].comm, "@entry(+0x0(+0x28($arg1))):string"));
+	tpp_free(def);
+	KERRX("r dput n=@entry(^%nope):%pd", REG);
+	KERRX("p dput n=^@entry($arg1):%pd", ENTRY_ON_PROBE);
+	/* fprobe exit, uretprobe; not eprobes or entry probes */
+	def = AOK(&env_x86, TPP_FPROBE | TPP_RETURN, "vfs_read",
+		  "f:a/b vfs_read%return v=@entry($arg2):u8");
+	CHECK(def && def->args[0].entry &&
+	      def->args[0].fetch.src == TPP_SRC_REG);
+	tpp_free(def);
+	def = AOK(&env_x86, TPP_USER | TPP_RETURN, NULL,
+		  "r /bin/sh:10 v=@entry(+0(%sp)):u64 s=@entry(+0(%di)):ustring");
+	CHECK(def && def->args[0].entry && def->args[1].entry &&
+	      def->args[1].store == TPP_ST_USTRING &&
+	      tpp_edata_size(TPP_USER, def->entry_size, 0) ==
+	      round_up(8 + 8 + 4 + TPP_ENTRY_STRING, 8));
+	tpp_free(def);
+	AERR(TPP_USER, NULL, "p /bin/sh:10 ^@entry(%ax)", ENTRY_ON_PROBE,
+	     -EINVAL);
+	AERR(TPP_EVENT, NULL, "e:a/b sys/ev ^@entry($comm)", ENTRY_ON_PROBE,
+	     -EINVAL);
+}
+
 static void test_limits(void)
 {
 	char cmd[2048];
@@ -1339,6 +1414,7 @@ int main(void)
 	test_types();
 	test_arg_names();
 	test_current();
+	test_entry();
 	test_limits();
 	test_btf();
 	test_btf_tail_caret();

@@ -87,6 +87,10 @@ enum probe_op {
 	PROBE_OP_ST_FAULT,	/* @count strings that always fault */
 	/* after a store: keep bits of each element, see emit_bitfield() */
 	PROBE_OP_BITFIELD,
+	/* @entry(): copy the field at entry data + @arg (strings when @aux) */
+	PROBE_OP_ECOPY,
+	/* entry program: the next string may take @arg bytes */
+	PROBE_OP_ROOM,
 	/* size program: count the dynamic bytes the matching store takes */
 	PROBE_OP_SZ_STR,
 	PROBE_OP_SZ_USTR,
@@ -96,6 +100,7 @@ enum probe_op {
 	PROBE_OP_SZ_COMM,
 	PROBE_OP_SZ_FSTR,
 	PROBE_OP_SZ_FSTRS,
+	PROBE_OP_SZ_ECOPY,
 };
 
 /*
@@ -454,6 +459,42 @@ static nokprobe_inline void store_fault(const struct probe_insn *insn,
 }
 
 /*
+ * @entry(): the entry program stored the field into the entry data as it
+ * would into a record, its strings in the entry data too
+ */
+static nokprobe_inline void store_entry(const struct probe_insn *insn,
+					struct probe_hit *h)
+{
+	const u8 *edata = (const u8 *)h->edata;
+	const u8 *from = edata + insn->arg;
+	unsigned int i;
+	u32 loc;
+
+	if (!insn->aux) {
+		memcpy(h->rec + insn->dst, from, insn->size * insn->count);
+		return;
+	}
+	for (i = 0; i < insn->count; i++) {
+		loc = get_unaligned((const u32 *)from + i);
+		store_text(h, insn->dst + 4 * i,
+			   (const char *)edata + probe_loc_offset(loc),
+			   probe_loc_len(loc));
+	}
+}
+
+static nokprobe_inline u32 entry_strs_size(const struct probe_insn *insn,
+					   const struct probe_hit *h)
+{
+	const u32 *loc = (const u32 *)((const u8 *)h->edata + insn->arg);
+	unsigned int i;
+	u32 sum = 0;
+
+	for (i = 0; i < insn->count; i++)
+		sum += probe_loc_len(get_unaligned(loc + i));
+	return sum;
+}
+
+/*
  * The stores and sizes below pass their memory kind as a constant, or as
  * a comparison the compiler knows is PF_KERNEL or PF_USER: kprobes pay
  * nothing for the uprobe kind.
@@ -481,6 +522,8 @@ static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 		return symstr_size(val);
 	case PROBE_OP_SZ_COMM:
 		return comm_size();
+	case PROBE_OP_SZ_ECOPY:
+		return entry_strs_size(insn, h);
 	}
 	return 0;
 }
@@ -538,6 +581,12 @@ exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
 		break;
 	case PROBE_OP_BITFIELD:
 		apply_bitfield(insn, h);
+		break;
+	case PROBE_OP_ECOPY:
+		store_entry(insn, h);
+		break;
+	case PROBE_OP_ROOM:
+		h->end = h->dyn + insn->arg;
 		break;
 	case PROBE_OP_ST_SUBREG:
 		/* @aux is below a word: the arch table says so */
@@ -670,14 +719,24 @@ skip:			/* the value faulted: the argument's store says so */
  * probe_prog_save_entry - save what a return probe reads of the entry
  * @prog: the compiled probe
  * @regs: registers at the function entry
- * @edata: room for probe_prog_edata_size() bytes
+ * @edata: room for probe_prog_edata_size() bytes; a uprobe's first word
+ *	is where its file is mapped
  *
  * Called from the entry handler of a return probe; the exit handler passes
- * @edata on to probe_prog_dyn_size() and probe_prog_store().
+ * @edata on to probe_prog_dyn_size() and probe_prog_store().  The @entry()
+ * arguments are stored into it as into a record, a room per string.
  */
 void probe_prog_save_entry(const struct probe_prog *prog,
 			   struct pt_regs *regs, unsigned long *edata)
 {
+	unsigned long *slot = edata + prog->earg_base;
+	struct probe_hit h = {
+		.regs = regs,
+		.edata = edata,
+		.rec = (u8 *)edata,
+		.dyn = prog->entry_dyn,
+		.end = prog->entry_dyn,
+	};
 	unsigned long val;
 	unsigned int i;
 
@@ -685,16 +744,18 @@ void probe_prog_save_entry(const struct probe_prog *prog,
 		val = tpp_earg_val(prog->edata[i]);
 		switch (tpp_earg_src(prog->edata[i])) {
 		case TPP_SRC_REG:
-			edata[i] = pfa_reg(regs, val);
+			slot[i] = pfa_reg(regs, val);
 			break;
 		case TPP_SRC_STACK:
-			edata[i] = pfa_stack_nth(regs, val);
+			slot[i] = pfa_stack_nth(regs, val);
 			break;
 		default:
-			edata[i] = pfa_arg(regs, val);
+			slot[i] = pfa_arg(regs, val);
 			break;
 		}
 	}
+	if (prog->entry_insn)
+		exec_insns(prog->entry_insn, &h);
 }
 
 NOKPROBE_SYMBOL(probe_prog_save_entry);
@@ -811,7 +872,12 @@ struct pf_build {
 	struct probe_prog *prog;	/* NULL while counting */
 	unsigned int nr_insn;		/* store program, so far */
 	unsigned int nr_size;		/* size program, so far */
+	unsigned int nr_entry;		/* entry program, so far */
 	unsigned int size_base;		/* size program's index in insn[] */
+	unsigned int entry_base;	/* entry program's index in insn[] */
+	unsigned int eoffset;		/* the next @entry() field */
+	unsigned int eroom;		/* room of the @entry() strings */
+	unsigned int earg_base;		/* entry data long of $argN slot 0 */
 	unsigned int nr_syms;
 	unsigned int nr_edata;
 	size_t text;			/* bytes of strings, so far */
@@ -852,18 +918,37 @@ static u8 uprobe_op(u8 op)
 	return op;
 }
 
-/* Append an instruction to the store or the size program */
-static struct probe_insn *emit(struct pf_build *b, bool size_prog, u8 op,
+/*
+ * The three programs: the store program fills the record; the size
+ * program sizes its dynamic area; a return probe's entry program fills
+ * the @entry() fields of its entry data.
+ */
+enum pf_stream { PF_STORE, PF_SIZE, PF_ENTRY };
+
+static unsigned int *stream_len(struct pf_build *b, enum pf_stream s)
+{
+	return s == PF_SIZE ? &b->nr_size :
+	       s == PF_ENTRY ? &b->nr_entry : &b->nr_insn;
+}
+
+/* Index in insn[] of the next instruction of @s */
+static unsigned int stream_next(struct pf_build *b, enum pf_stream s)
+{
+	return *stream_len(b, s) + (s == PF_SIZE ? b->size_base :
+				    s == PF_ENTRY ? b->entry_base : 0);
+}
+
+/* Append an instruction to one of the programs */
+static struct probe_insn *emit(struct pf_build *b, enum pf_stream s, u8 op,
 			       long arg)
 {
-	unsigned int *n = size_prog ? &b->nr_size : &b->nr_insn;
 	struct probe_insn *insn = &b->scratch;
 
 	if (b->def->flags & TPP_USER)
 		op = uprobe_op(op);
 	if (b->prog)
-		insn = (size_prog ? b->prog->size_insn : b->prog->insn) + *n;
-	(*n)++;
+		insn = b->prog->insn + stream_next(b, s);
+	(*stream_len(b, s))++;
 	memset(insn, 0, sizeof(*insn));
 	insn->op = op;
 	insn->count = 1;
@@ -931,7 +1016,7 @@ static const u8 pf_src_ops[] = {
 
 /* $comm and \"..." have no source: their store knows where to look */
 static int emit_source(struct pf_build *b, const struct tpp_fetch *f,
-		       bool size_prog, const char *text)
+		       enum pf_stream s, const char *text)
 {
 	struct probe_insn *insn;
 	long val = f->val;
@@ -941,13 +1026,12 @@ static int emit_source(struct pf_build *b, const struct tpp_fetch *f,
 	if (f->src >= ARRAY_SIZE(pf_src_ops) || !pf_src_ops[f->src])
 		return -EOPNOTSUPP;
 	if (f->src == TPP_SRC_EARG)
-		val = edata_slot(b, f->val);
+		val = b->earg_base + edata_slot(b, f->val);
 	if (f->src == TPP_SRC_SYMBOL) {
-		add_sym(b, f, text, size_prog ? b->size_base + b->nr_size :
-						b->nr_insn);
+		add_sym(b, f, text, stream_next(b, s));
 		val = 0;	/* reads fault until the symbol is resolved */
 	}
-	insn = emit(b, size_prog, pf_src_ops[f->src], val);
+	insn = emit(b, s, pf_src_ops[f->src], val);
 	if (f->src == TPP_SRC_FIELD) {
 		insn->arg = f->val & 0xffff;
 		insn->size = f->val >> PROBE_EF_SIZE_SHIFT & 0xff;
@@ -1034,7 +1118,7 @@ static bool cacheable(const struct pf_build *b, u8 op)
 
 /* source [deref ...] store, or the same ending in its size instruction */
 static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
-		    bool size_prog, const char *text)
+		    enum pf_stream s, const char *text)
 {
 	const struct tpp_fetch *f = &arg->fetch;
 	unsigned int i, n = f->nr_derefs;
@@ -1048,9 +1132,9 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 		offset = f->deref[n].offset;
 		user = f->deref[n].user;
 	}
-	if (!size_prog && cacheable(b, op))
-		cached = emit(b, false, PROBE_OP_CACHED, 0);
-	ret = emit_source(b, f, size_prog, text);
+	if (s == PF_STORE && cacheable(b, op))
+		cached = emit(b, PF_STORE, PROBE_OP_CACHED, 0);
+	ret = emit_source(b, f, s, text);
 	if (ret)
 		return ret;
 	/*
@@ -1060,15 +1144,15 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 	if ((f->src == TPP_SRC_COMM || f->src == TPP_SRC_IMMSTR) &&
 	    op != PROBE_OP_ST_COMM && op != PROBE_OP_ST_CONST &&
 	    op != PROBE_OP_ST_FAULT)
-		emit(b, size_prog, PROBE_OP_IMM, 0);
+		emit(b, s, PROBE_OP_IMM, 0);
 	for (i = 0; i < n; i++) {
-		insn = emit(b, size_prog, f->deref[i].user ? PROBE_OP_UDEREF :
-							     PROBE_OP_DEREF,
+		insn = emit(b, s, f->deref[i].user ? PROBE_OP_UDEREF :
+						     PROBE_OP_DEREF,
 			    f->deref[i].offset);
 		insn->aux = n - i;
 	}
-	insn = emit(b, size_prog, size_prog ? size_op(op) : op, offset);
-	insn->dst = b->offset;
+	insn = emit(b, s, s == PF_SIZE ? size_op(op) : op, offset);
+	insn->dst = s == PF_ENTRY ? b->eoffset : b->offset;
 	if (cached) {
 		/* from the CACHED instruction to the store, the 2 + n of them */
 		cached->aux = 2 + n;
@@ -1093,7 +1177,8 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
  * shifts grow by the bits the container lacks, which keeps the bits a
  * u64 shift over a smaller BTF bitfield would.
  */
-static void emit_bitfield(struct pf_build *b, const struct tpp_arg *arg)
+static void emit_bitfield(struct pf_build *b, const struct tpp_arg *arg,
+			  enum pf_stream s)
 {
 	unsigned int pad = 64 - 8 * arg->bf_bytes;
 	struct probe_insn *insn;
@@ -1101,8 +1186,8 @@ static void emit_bitfield(struct pf_build *b, const struct tpp_arg *arg)
 	/* a field as wide as its container needs nothing */
 	if (!arg->bf_bytes || !arg->bf_rshift)
 		return;
-	insn = emit(b, false, PROBE_OP_BITFIELD, 0);
-	insn->dst = b->offset;
+	insn = emit(b, s, PROBE_OP_BITFIELD, 0);
+	insn->dst = s == PF_ENTRY ? b->eoffset : b->offset;
 	insn->size = tpp_type_size(arg->type);
 	insn->count = arg->count ?: 1;
 	insn->lshift = arg->bf_lshift + pad;
@@ -1142,6 +1227,8 @@ static bool joinable(const struct tpp_arg *arg)
 {
 	u8 op = store_op(arg);
 
+	if (arg->entry)
+		return false;
 	switch (arg->fetch.src) {
 	case TPP_SRC_REG:
 		if (arg->fetch.width)
@@ -1183,6 +1270,41 @@ static bool joins_prev(const struct pf_build *b, unsigned int i)
 	       b->open_count + (a->count ?: 1) <= U8_MAX;
 }
 
+/*
+ * @entry(): the entry program stores the argument into the entry data the
+ * way the store program would into the record, each string cut to its
+ * room there; the store program copies the field over.
+ */
+static int emit_entry_arg(struct pf_build *b, const struct tpp_arg *arg,
+			  const char *text)
+{
+	unsigned int n = arg->count ?: 1, size = tpp_type_size(arg->type);
+	bool str = tpp_type_is_string(arg->type);
+	struct probe_insn *insn;
+	int ret;
+
+	if (str)
+		emit(b, PF_ENTRY, PROBE_OP_ROOM, n * TPP_ENTRY_STRING);
+	ret = emit_run(b, arg, store_op(arg), PF_ENTRY, text);
+	if (ret)
+		return ret;
+	emit_bitfield(b, arg, PF_ENTRY);
+	insn = emit(b, PF_STORE, PROBE_OP_ECOPY, b->eoffset);
+	insn->dst = b->offset;
+	insn->size = size;
+	insn->count = n;
+	insn->aux = str;
+	if (str) {
+		b->has_dyn = true;
+		b->eroom += n * TPP_ENTRY_STRING;
+		insn = emit(b, PF_SIZE, PROBE_OP_SZ_ECOPY, b->eoffset);
+		insn->count = n;
+	}
+	b->eoffset += size * n;
+	b->offset += size * n;
+	return 0;
+}
+
 static int emit_arg(struct pf_build *b, unsigned int i)
 {
 	const struct tpp_arg *arg = &b->def->args[i];
@@ -1191,6 +1313,8 @@ static int emit_arg(struct pf_build *b, unsigned int i)
 	int ret;
 
 	add_field(b, arg, i);
+	if (arg->entry)
+		return emit_entry_arg(b, arg, text);
 	if (i && joins_prev(b, i)) {
 		b->open_count += arg->count ?: 1;
 		if (b->prog)
@@ -1198,18 +1322,18 @@ static int emit_arg(struct pf_build *b, unsigned int i)
 		b->offset += tpp_type_size(arg->type) * (arg->count ?: 1);
 		return 0;
 	}
-	ret = emit_run(b, arg, op, false, text);
+	ret = emit_run(b, arg, op, PF_STORE, text);
 	if (ret)
 		return ret;
 	b->open_store = b->nr_insn - 1;
 	b->open_count = arg->count ?: 1;
-	emit_bitfield(b, arg);
+	emit_bitfield(b, arg, PF_STORE);
 	if (pf_types[arg->type].kind == PF_STRING)
 		b->has_dyn = true;
 	if (op == PROBE_OP_ST_CONST)
 		b->dyn_const += strlen(arg->fetch.str) + 1;
 	else if (size_op(op) != PROBE_OP_END)
-		ret = emit_run(b, arg, op, true, text);
+		ret = emit_run(b, arg, op, PF_SIZE, text);
 	b->offset += tpp_type_size(arg->type) * (arg->count ?: 1);
 	return ret;
 }
@@ -1224,16 +1348,18 @@ static int build(struct pf_build *b)
 		if (ret)
 			return ret;
 	}
-	emit(b, false, PROBE_OP_END, 0);
+	emit(b, PF_STORE, PROBE_OP_END, 0);
 	if (b->nr_size)
-		emit(b, true, PROBE_OP_END, 0);
+		emit(b, PF_SIZE, PROBE_OP_END, 0);
+	if (b->nr_entry)
+		emit(b, PF_ENTRY, PROBE_OP_END, 0);
 	return 0;
 }
 
 /* One allocation, laid out by decreasing alignment */
 static struct probe_prog *alloc_prog(const struct pf_build *c)
 {
-	unsigned int nr_insn = c->nr_insn + c->nr_size;
+	unsigned int nr_insn = c->nr_insn + c->nr_size + c->nr_entry;
 	struct probe_prog *prog;
 
 	prog = kzalloc(sizeof(*prog) + nr_insn * sizeof(*prog->insn) +
@@ -1246,6 +1372,8 @@ static struct probe_prog *alloc_prog(const struct pf_build *c)
 	prog->insn = (struct probe_insn *)(prog + 1);
 	if (c->nr_size)
 		prog->size_insn = prog->insn + c->nr_insn;
+	if (c->nr_entry)
+		prog->entry_insn = prog->insn + c->nr_insn + c->nr_size;
 	prog->fields = (struct probe_field *)(prog->insn + nr_insn);
 	prog->syms = (struct probe_sym *)(prog->fields + c->def->nr_args);
 	prog->edata = (u32 *)(prog->syms + c->nr_syms);
@@ -1268,8 +1396,14 @@ static struct probe_prog *alloc_prog(const struct pf_build *c)
 struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 				      unsigned int hdr_size)
 {
-	struct pf_build c = { .def = def, .offset = hdr_size };
-	struct pf_build b = { .def = def, .offset = hdr_size };
+	/* a uprobe's entry data starts with where its file is mapped */
+	unsigned int entry_off = def->flags & TPP_USER ? sizeof(long) : 0;
+	struct pf_build c = {
+		.def = def, .offset = hdr_size, .eoffset = entry_off,
+	};
+	struct pf_build b = {
+		.def = def, .offset = hdr_size, .eoffset = entry_off,
+	};
 	struct probe_prog *prog;
 	int ret;
 
@@ -1284,6 +1418,8 @@ struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 		return ERR_PTR(-ENOMEM);
 	b.prog = prog;
 	b.size_base = c.nr_insn;
+	b.entry_base = c.nr_insn + c.nr_size;
+	b.earg_base = round_up(c.eoffset + c.eroom, sizeof(long)) / sizeof(long);
 	b.texts = (char *)(prog->edata + c.nr_edata);
 	/* cannot fail: the counting pass went the same way */
 	build(&b);
@@ -1298,6 +1434,10 @@ struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 		      b.offset + 2 * sizeof(long) <= PROBE_CACHE_BYTES;
 	prog->nr_fields = def->nr_args;
 	prog->nr_edata = b.nr_edata;
+	prog->earg_base = b.earg_base;
+	prog->entry_dyn = b.eoffset;
+	prog->edata_size = tpp_edata_size(def->flags, b.eoffset - entry_off +
+					  b.eroom, b.nr_edata);
 	prog->nr_syms = b.nr_syms;
 	return prog;
 }

@@ -16,9 +16,9 @@
  * size and packed without padding, then the dynamic area with the strings
  * the fields' __data_loc words point at, in argument order.
  *
- * Return probes that read $argN save the arguments when the function is
- * entered: probe_prog_save_entry() fills @nr_edata longs that the exit
- * handler passes back as @edata.
+ * Return probes that read $argN or @entry() save them when the function
+ * is entered: probe_prog_save_entry() fills probe_prog_edata_size() bytes
+ * that the exit handler passes back as @edata.
  */
 #ifndef _TRACE_PROBE_FETCH_H
 #define _TRACE_PROBE_FETCH_H
@@ -87,13 +87,19 @@ struct probe_field {
  *	builds it there and the store pass copies it
  * @nr_fields: argument fields, one per argument
  * @fields: the fields, in record order
- * @nr_edata: longs of entry data a return probe saves
+ * @edata_size: bytes of entry data a return probe saves, 0 for none:
+ *	see tpp_edata_size() for the layout
+ * @entry_dyn: where the strings of the @entry() area start in it
+ * @earg_base: the entry data long of slot 0 of @edata
+ * @nr_edata: $argN slots of entry data a return probe saves
  * @edata: the argument each entry data slot saves, as tpp_earg() has it
  * @nr_syms: @SYM references that probe_prog_resolve_symbols() patches
  * @syms: those references
  * @insn: the store program, ending in an END instruction
  * @size_insn: the program that sizes the dynamic area at a hit, or NULL
  *	when @dyn_const says it all
+ * @entry_insn: the program that stores the @entry() arguments into the
+ *	entry data, or NULL
  *
  * Allocated in one piece by probe_prog_compile() and never changed after
  * probe_prog_resolve_symbols(), so any number of CPUs may run it at once.
@@ -108,12 +114,16 @@ struct probe_prog {
 	bool stage;
 	unsigned int nr_fields;
 	struct probe_field *fields;
+	unsigned int edata_size;
+	unsigned int entry_dyn;
+	unsigned int earg_base;
 	unsigned int nr_edata;
 	u32 *edata;
 	unsigned int nr_syms;
 	struct probe_sym *syms;
 	struct probe_insn *insn;
 	struct probe_insn *size_insn;
+	struct probe_insn *entry_insn;
 };
 
 /*
@@ -272,9 +282,10 @@ probe_prog_store(const struct probe_prog *prog, struct pt_regs *regs,
 	return __probe_prog_store(prog, regs, edata, rec, rec_size, cache);
 }
 
+/* Bytes of entry data a return probe saves; 0: it needs no entry handler */
 static inline unsigned int probe_prog_edata_size(const struct probe_prog *prog)
 {
-	return prog->nr_edata * sizeof(unsigned long);
+	return prog->edata_size;
 }
 
 #endif /* _TRACE_PROBE_FETCH_H */

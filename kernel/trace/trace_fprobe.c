@@ -207,7 +207,7 @@ static int tf_entry_handler(struct fprobe *fp, unsigned long entry_ip,
 
 NOKPROBE_SYMBOL(tf_entry_handler);
 
-/* A return probe that reads $argN saves them on the way in */
+/* A return probe that reads $argN or @entry() saves them on the way in */
 static int tf_save_entry(struct fprobe *fp, unsigned long entry_ip,
 			 unsigned long ret_ip, struct pt_regs *regs,
 			 void *entry_data)
@@ -226,8 +226,8 @@ static void tf_exit_handler(struct fprobe *fp, unsigned long entry_ip,
 {
 	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
 
-	tf_hit(tf, regs, tf->tp.prog->nr_edata ? entry_data : NULL, entry_ip,
-	       ret_ip);
+	tf_hit(tf, regs, probe_prog_edata_size(tf->tp.prog) ? entry_data : NULL,
+	       entry_ip, ret_ip);
 }
 
 NOKPROBE_SYMBOL(tf_exit_handler);
@@ -251,7 +251,7 @@ static void tf_setup_fprobe(struct trace_fprobe *tf)
 	if (tf_is_return(tf)) {
 		fp->exit_handler = tf_exit_handler;
 		fp->nr_maxactive = tf->tp.def->maxactive;
-		if (tf->tp.prog->nr_edata) {
+		if (probe_prog_edata_size(tf->tp.prog)) {
 			fp->entry_handler = tf_save_entry;
 			fp->entry_data_size = probe_prog_edata_size(tf->tp.prog);
 		}

@@ -246,7 +246,7 @@ static nokprobe_inline struct trace_kprobe *tk_of_instance(struct kretprobe_inst
 	return rp ? container_of(rp, struct trace_kprobe, rp) : NULL;
 }
 
-/* Save the $argN a return probe prints, on the way in */
+/* Save the $argN and @entry() values a return probe prints, on the way in */
 static int tk_entry_handler(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
@@ -266,7 +266,7 @@ static int tk_return_handler(struct kretprobe_instance *ri,
 	unsigned long *edata = (unsigned long *)ri->data;
 
 	if (tk)
-		tk_hit(tk, regs, tk->tp.prog->nr_edata ? edata : NULL,
+		tk_hit(tk, regs, probe_prog_edata_size(tk->tp.prog) ? edata : NULL,
 		       get_kretprobe_retaddr(ri));
 	return 0;
 }
@@ -575,7 +575,7 @@ static void tk_init_kprobe(struct trace_kprobe *tk)
 	}
 	tk->rp.handler = tk_return_handler;
 	tk->rp.maxactive = def->maxactive;
-	if (tk->tp.prog->nr_edata) {
+	if (probe_prog_edata_size(tk->tp.prog)) {
 		tk->rp.entry_handler = tk_entry_handler;
 		tk->rp.data_size = probe_prog_edata_size(tk->tp.prog);
 	}

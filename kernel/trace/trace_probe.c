@@ -88,6 +88,7 @@ struct tpp_text {
 	unsigned int name_len;	/* "NAME=" */
 	unsigned int val_at;	/* VALUE in the rewritten text */
 	unsigned int val_len;
+	unsigned int val_from;	/* VALUE in the text as written */
 };
 
 struct tpp_state {
@@ -207,8 +208,8 @@ static unsigned int text_offset(const struct tpp_text *t, unsigned int off)
 	if (off < t->val_at)
 		return t->name_len;
 	if (off < t->val_at + t->val_len)
-		return off - (t->val_at - t->name_len);
-	return t->name_len + t->val_len;
+		return t->val_from + off - t->val_at;
+	return t->val_from + t->val_len;
 }
 
 static int arg_fail(const struct tpp_argp *a, int id, unsigned int off,
@@ -235,6 +236,14 @@ static bool span_starts(const char *s, unsigned int len, const char *lit)
 	size_t n = strlen(lit);
 
 	return len >= n && !memcmp(s, lit, n);
+}
+
+#define TPP_ENTRY_OPEN		"@entry("
+#define TPP_ENTRY_OPEN_LEN	(sizeof(TPP_ENTRY_OPEN) - 1)
+
+static bool is_entry(const char *s, unsigned int len)
+{
+	return span_starts(s, len, TPP_ENTRY_OPEN);
 }
 
 static const char *span_rchr(const char *s, unsigned int len, char c)
@@ -732,7 +741,7 @@ static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 	const struct tpp_env *env = st->env;
 	unsigned int room = sizeof(st->dbuf) - st->dused;
 	char *out = st->dbuf + st->dused;
-	unsigned int cut, nlen, plen;
+	unsigned int cut, nlen, plen, ent = 0;
 	const char *eq;
 	char pre[64];
 	char c;
@@ -746,21 +755,26 @@ static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 	cut = t->len - 4;
 	eq = memchr(t->s, '=', cut);
 	nlen = eq ? eq + 1 - t->s : 0;
+	/* @entry(VALUE):%pd reads the name at the entry */
+	if (is_entry(t->s + nlen, cut - nlen) && t->s[cut - 1] == ')')
+		ent = TPP_ENTRY_OPEN_LEN;
 	if (c == 'd')
 		plen = snprintf(pre, sizeof(pre), "+0x0(+0x%lx(",
 				env->dentry_name_off);
 	else
 		plen = snprintf(pre, sizeof(pre), "+0x0(+0x%lx(+0x%lx(",
 				env->dentry_name_off, env->file_dentry_off);
-	n = snprintf(out, room, "%.*s%s%.*s%s:string", (int)nlen, t->s, pre,
-		     (int)(cut - nlen), t->s + nlen, c == 'd' ? "))" : ")))");
+	n = snprintf(out, room, "%.*s%s%.*s%s%s:string", (int)(nlen + ent),
+		     t->s, pre, (int)(cut - nlen - ent - !!ent), t->s + nlen + ent,
+		     c == 'd' ? "))" : ")))", ent ? ")" : "");
 	/* a full buffer is -ENOMEM to the writer (ABI), with a record */
 	if (n >= (int)room)
 		return tpp_error_set(st->err, TPP_E_DENTRY_ROOM, t->pos, -ENOMEM);
 	t->rewritten = true;
 	t->name_len = nlen;
-	t->val_at = nlen + plen;
-	t->val_len = cut - nlen;
+	t->val_at = nlen + ent + plen;
+	t->val_len = cut - nlen - ent - !!ent;
+	t->val_from = nlen + ent;
 	t->s = out;
 	t->len = n;
 	st->dused += n + 1;
@@ -924,6 +938,11 @@ static bool value_is_string(const struct tpp_argp *a)
 
 	if (a->st->flags & TPP_EVENT)
 		return false;
+	/* @entry(VALUE) is typed as VALUE */
+	if (is_entry(v, n) && v[n - 1] == ')') {
+		v += TPP_ENTRY_OPEN_LEN;
+		n -= TPP_ENTRY_OPEN_LEN + 1;
+	}
 	return span_eq(v, n, "$comm") || span_eq(v, n, "$COMM") ||
 	       span_starts(v, n, "\\\"");
 }
@@ -1384,6 +1403,8 @@ static int parse_value(struct tpp_argp *a, unsigned int start,
 	case '%':
 		return parse_reg(a, start, end, at);
 	case '@':
+		if (is_entry(a->s + start, end - start))
+			return arg_fail(a, TPP_E_ENTRY_PLACE, at, -EINVAL);
 		return parse_mem(a, start, end, at);
 	case '+':
 	case '-':
@@ -1571,6 +1592,44 @@ static int parse_arg_store(struct tpp_argp *a)
 	return ret;
 }
 
+/*
+ * @entry(VALUE): VALUE as the function entry sees it, saved by the return
+ * probe and recorded at its exit.  It parses as at the entry ($retval is
+ * not there) and takes the argument's type.
+ */
+static int parse_entry(struct tpp_argp *a)
+{
+	struct tpp_state *st = a->st;
+	unsigned int flags = st->flags;
+	unsigned int in = a->body + TPP_ENTRY_OPEN_LEN;
+	int ret;
+
+	if (!(flags & TPP_RETURN))
+		return arg_fail(a, TPP_E_ENTRY_ON_PROBE, a->body, -EINVAL);
+	if (a->vend <= in || a->s[a->vend - 1] != ')')
+		return arg_fail(a, TPP_E_ENTRY_CLOSE, a->vend, -EINVAL);
+	st->flags &= ~TPP_RETURN;
+	if (!(flags & TPP_USER))
+		st->flags |= TPP_ENTRY;
+	ret = parse_value(a, in, a->vend - 1, in);
+	st->flags = flags;
+	a->arg->entry = true;
+	return ret;
+}
+
+static int parse_arg_value(struct tpp_argp *a)
+{
+	int ret;
+
+	if (is_entry(a->s + a->body, a->vend - a->body))
+		ret = parse_entry(a);
+	else
+		ret = parse_value(a, a->body, a->vend, a->body);
+	if (!ret)
+		apply_reg_width(a);
+	return ret;
+}
+
 static int parse_arg_body(struct tpp_argp *a)
 {
 	unsigned int blen = a->t->len - a->body;
@@ -1586,14 +1645,36 @@ static int parse_arg_body(struct tpp_argp *a)
 	a->late_at = a->body;
 	ret = parse_type_suffix(a);
 	if (!ret)
-		ret = parse_value(a, a->body, a->vend, a->body);
-	if (!ret) {
-		apply_reg_width(a);
+		ret = parse_arg_value(a);
+	if (!ret)
 		ret = apply_btf_type(a);
-	}
 	if (!ret)
 		ret = account_size(a);
 	return ret;
+}
+
+/* The entry data must fit a kretprobe's (KRETPROBE_MAX_DATA_SIZE) */
+static int account_entry(struct tpp_argp *a)
+{
+	struct tpp_def *def = a->st->def;
+	const struct tpp_arg *arg = a->arg;
+	unsigned int i;
+
+	if (arg->entry) {
+		def->entry_size += tpp_entry_bytes(arg);
+	} else if (arg->fetch.src == TPP_SRC_EARG) {
+		for (i = 0; i < a->idx; i++)
+			if (def->args[i].fetch.src == TPP_SRC_EARG &&
+			    def->args[i].fetch.val == arg->fetch.val)
+				return 0;
+		def->nr_eargs++;
+	} else {
+		return 0;
+	}
+	if (tpp_edata_size(a->st->flags, def->entry_size, def->nr_eargs) >
+	    TPP_MAX_ENTRY_DATA)
+		return arg_fail(a, TPP_E_ENTRY_BIG, a->body, -E2BIG);
+	return 0;
 }
 
 static int commit_derefs(struct tpp_argp *a)
@@ -1648,6 +1729,8 @@ static int parse_arg(struct tpp_state *st, unsigned int i)
 		ret = parse_arg_body(&a);
 	if (!ret)
 		ret = parse_arg_store(&a);
+	if (!ret)
+		ret = account_entry(&a);
 	if (!ret)
 		ret = commit_derefs(&a);
 	if (!ret)

@@ -34,6 +34,7 @@
 #define _TRACE_PROBE_H
 
 #include <linux/bits.h>
+#include <linux/math.h>
 #include <linux/types.h>
 
 /* Limits of the definition grammar: tracefs ABI */
@@ -48,6 +49,8 @@
 #define TPP_MAX_EVENT_SIZE	3072	/* fixed-size part of one record */
 #define TPP_BTF_ARGS_BUF	128	/* text $arg* and $argN expand into */
 #define TPP_DENTRY_ARGS_BUF	256	/* text :%pd and :%pD expand into */
+#define TPP_MAX_ENTRY_DATA	4096	/* bytes a return probe saves at entry */
+#define TPP_ENTRY_STRING	256	/* room of one @entry() string */
 #define TPP_DEFAULT_GROUP	"kprobes"
 
 /* error_log message ids; TPP_E_NONE: the writer gets an errno, no log */
@@ -200,6 +203,10 @@ struct tpp_fetch {
  * @bf_lshift: bitfield: shift left by this ...
  * @bf_rshift: ... then right by this to isolate the field
  * @nr_ops: fetch program slots this argument needs, the final END excluded
+ * @entry: "@entry(FETCHARG)": the whole argument is evaluated at the
+ *	function entry of a return probe, kept in its entry data, and copied
+ *	into the record at the exit; @fetch and @store are how the entry
+ *	reads it
  *
  * Invariants: @nr_ops < TPP_MAX_OPS; a string @store or a non-zero @count
  * implies memory is read; @fold implies @fetch.nr_derefs > 0.
@@ -217,6 +224,7 @@ struct tpp_arg {
 	u8 bf_lshift;
 	u8 bf_rshift;
 	unsigned int nr_ops;
+	bool entry;
 };
 
 /**
@@ -234,6 +242,8 @@ struct tpp_arg {
  * @addr: the address when @symbol is NULL
  * @size: bytes the arguments take in the fixed part of the record
  * @tail_pos: caret position "after the last argument"
+ * @entry_size: bytes the @entry() arguments keep in the entry data
+ * @nr_eargs: distinct $argN a return probe saves at entry
  * @nr_args: entries in @args
  * @args: the arguments, in order
  *
@@ -254,6 +264,8 @@ struct tpp_def {
 	unsigned long addr;
 	unsigned int size;
 	unsigned int tail_pos;
+	unsigned int entry_size;
+	unsigned int nr_eargs;
 	unsigned int nr_args;
 	struct tpp_arg *args;
 };
@@ -427,6 +439,37 @@ int tpp_set_names(struct tpp_def *def, const char *cmd,
 void tpp_fix_event_name(char *name);
 const char *tpp_type_name(enum tpp_type type);
 unsigned int tpp_type_size(enum tpp_type type);
+
+static inline bool tpp_type_is_string(enum tpp_type type)
+{
+	return type == TPP_TYPE_STRING || type == TPP_TYPE_USTRING ||
+	       type == TPP_TYPE_SYMSTR;
+}
+
+/* What an @entry() argument keeps: its field, and a room per string */
+static inline unsigned int tpp_entry_bytes(const struct tpp_arg *arg)
+{
+	unsigned int room = tpp_type_is_string(arg->type) ? TPP_ENTRY_STRING : 0;
+
+	return (arg->count ?: 1) * (tpp_type_size(arg->type) + room);
+}
+
+/*
+ * The entry data of a return probe, in bytes: a uprobe's starts with the
+ * word its @+OFFS values are mapped by; then the @entry() area; then a
+ * long per saved $argN.  0 when nothing is saved.
+ */
+static inline unsigned int tpp_edata_size(unsigned int flags,
+					  unsigned int entry_size,
+					  unsigned int nr_eargs)
+{
+	unsigned int off = flags & TPP_USER ? sizeof(long) : 0;
+
+	if (!entry_size && !nr_eargs)
+		return 0;
+	return round_up(off + entry_size, sizeof(long)) +
+	       nr_eargs * sizeof(long);
+}
 
 /*
  * What the rest of the tracing code asks of the probe event tracers: the

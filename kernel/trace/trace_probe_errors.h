@@ -106,3 +106,8 @@ TPP_ERR(EVENT_BUSY,	"This event is enabled or in use")
 TPP_ERR(NOT_PROBE,	"Not a probe definition of this file's kind")
 TPP_ERR(NO_PLACE,	"No probe point is specified")
 TPP_ERR(NO_MEMORY,	"Out of memory")
+/* Ours: @entry() (kprobetrace.rst "Values at the function entry") */
+TPP_ERR(ENTRY_ON_PROBE,	"@entry() is only for return probes")
+TPP_ERR(ENTRY_CLOSE,	"@entry( needs its ')' at the end of the value")
+TPP_ERR(ENTRY_PLACE,	"@entry() must be the whole value")
+TPP_ERR(ENTRY_BIG,	"Entry data is too big (over 4096 bytes)")

@@ -19,7 +19,8 @@
  *
  * Locking: definitions, events, registration and the per-CPU pages'
  * lifetime change under event_mutex; the handlers read the event's flags
- * and trace files under RCU.
+ * and trace files under RCU.  A return probe's saved entry data has its
+ * own lock (struct tu_entries).
  */
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
 
@@ -29,6 +30,7 @@
 #include <linux/namei.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -53,6 +55,7 @@
  * @filename: the file as written
  * @ref_ctr_offset: file offset of the USDT semaphore, or 0
  * @nhits: hits, per CPU, for uprobe_profile
+ * @entries: a return probe's saved entry data (@entry()), or NULL
  */
 struct trace_uprobe {
 	struct trace_probe tp;
@@ -62,6 +65,7 @@ struct trace_uprobe {
 	char *filename;
 	unsigned long ref_ctr_offset;
 	unsigned long __percpu *nhits;
+	struct tu_entries *entries;
 };
 
 /**
@@ -188,12 +192,15 @@ static void tu_pages_put(void)
  * @size: bytes of the record
  * @head: the record's header words: the ip, or function and return ip
  * @base: where the probed file's offset 0 is mapped, for @+OFFS
+ * @edata: what the program reads as entry data: @base, or a return
+ *	probe's saved entry data starting with a copy of @base
  */
 struct tu_hit {
 	struct tu_page *page;
 	unsigned int size;
 	unsigned long head[2];
 	unsigned long base;
+	unsigned long *edata;
 };
 
 static void tu_build(const struct trace_uprobe *tu, struct pt_regs *regs,
@@ -204,12 +211,14 @@ static void tu_build(const struct trace_uprobe *tu, struct pt_regs *regs,
 
 	if (hit->page)
 		return;
+	if (!hit->edata)
+		hit->edata = &hit->base;
 	if (probe_prog_has_dyn(prog))
-		size += probe_prog_dyn_size(prog, regs, &hit->base, NULL);
+		size += probe_prog_dyn_size(prog, regs, hit->edata, NULL);
 	hit->size = min(size, TU_MAX_REC);
 	hit->page = per_cpu_ptr(tu_pages, raw_smp_processor_id());
 	mutex_lock(&hit->page->lock);
-	probe_prog_store(prog, regs, &hit->base, hit->page->rec, hit->size,
+	probe_prog_store(prog, regs, hit->edata, hit->page->rec, hit->size,
 			 NULL);
 }
 
@@ -254,6 +263,207 @@ static void tu_trace(const struct trace_uprobe *tu, struct pt_regs *regs,
 }
 
 #ifdef CONFIG_PERF_EVENTS
+/* ---- Entry data of return probes ---- */
+
+/*
+ * A uretprobe reads its @entry() values when the function is entered and
+ * records them when it returns, and the uprobes core keeps nothing for a
+ * consumer in between.  So each such probe has TU_ENTRY_SLOTS slots: the
+ * entry handler fills one for its task; the return handler takes the
+ * task's slot whose stack pointer is the nearest at or below its own (a
+ * call returns at or above the stack pointer of its entry, and calls in
+ * flight return in order), and frees the task's slots below that: their
+ * frames were dropped by a longjmp().  A full pool gives up its oldest
+ * slot.  A return without a slot (a fork() child returning from its
+ * parent's call, a slot given up) records its @entry() values as faults.
+ */
+#define TU_ENTRY_SLOTS	64
+
+enum tu_slot_state { TU_SLOT_FREE, TU_SLOT_BUSY, TU_SLOT_LIVE };
+
+/**
+ * struct tu_slot - the entry data of one call in flight
+ * @task: the task that made the call
+ * @start_time: @task's, so that a new task at the same address is another
+ * @sp: user stack pointer at the entry
+ * @seq: when the slot was filled, to give up the oldest
+ * @state: FREE; BUSY while a handler fills or reads it; LIVE in between
+ * @data: the entry data, probe_prog_edata_size() bytes; the first word
+ *	is where the file is mapped, as the handler reading it sees it
+ */
+struct tu_slot {
+	struct task_struct *task;
+	u64 start_time;
+	unsigned long sp;
+	u64 seq;
+	enum tu_slot_state state;
+	unsigned long data[];
+};
+
+/**
+ * struct tu_entries - the slots of one uretprobe
+ * @lock: guards the slots' states and keys, not their data
+ * @seq: fill count
+ * @stride: bytes per slot
+ * @none_lock: serializes the returns that use @none
+ * @none: zeroed entry data for a return without a slot
+ * @slots: TU_ENTRY_SLOTS slots of @stride bytes
+ */
+struct tu_entries {
+	spinlock_t lock;	/* see above */
+	u64 seq;
+	unsigned int stride;
+	struct mutex none_lock;	/* see above */
+	unsigned long *none;
+	u8 slots[];
+};
+
+static struct tu_slot *tu_slot_at(struct tu_entries *e, unsigned int i)
+{
+	return (struct tu_slot *)(e->slots + i * e->stride);
+}
+
+static void tu_entries_free(struct tu_entries *e)
+{
+	if (e)
+		kfree(e->none);
+	kvfree(e);
+}
+
+static struct tu_entries *tu_entries_alloc(unsigned int size)
+{
+	unsigned int stride = ALIGN(sizeof(struct tu_slot) + size,
+				    sizeof(long));
+	struct tu_entries *e;
+
+	e = kvzalloc(struct_size(e, slots, (size_t)stride * TU_ENTRY_SLOTS),
+		     GFP_KERNEL);
+	if (!e)
+		return NULL;
+	e->none = kzalloc(size, GFP_KERNEL);
+	if (!e->none) {
+		tu_entries_free(e);
+		return NULL;
+	}
+	spin_lock_init(&e->lock);
+	mutex_init(&e->none_lock);
+	e->stride = stride;
+	return e;
+}
+
+/* A free slot, else the oldest live one; NULL when all are busy */
+static struct tu_slot *tu_slot_get(struct tu_entries *e)
+{
+	struct tu_slot *slot, *old = NULL;
+	unsigned int i;
+
+	for (i = 0; i < TU_ENTRY_SLOTS; i++) {
+		slot = tu_slot_at(e, i);
+		if (slot->state == TU_SLOT_FREE)
+			return slot;
+		if (slot->state == TU_SLOT_LIVE && (!old || slot->seq < old->seq))
+			old = slot;
+	}
+	return old;
+}
+
+static void tu_save_entry(struct trace_uprobe *tu, struct pt_regs *regs,
+			  unsigned long base)
+{
+	struct tu_entries *e = tu->entries;
+	struct tu_slot *slot;
+
+	spin_lock(&e->lock);
+	slot = tu_slot_get(e);
+	if (slot)
+		slot->state = TU_SLOT_BUSY;
+	spin_unlock(&e->lock);
+	if (!slot)
+		return;
+	/* may fault pages in: not under the lock */
+	slot->data[0] = base;
+	probe_prog_save_entry(tu->tp.prog, regs, slot->data);
+	spin_lock(&e->lock);
+	slot->task = current;
+	slot->start_time = current->start_time;
+	slot->sp = user_stack_pointer(regs);
+	slot->seq = ++e->seq;
+	slot->state = TU_SLOT_LIVE;
+	spin_unlock(&e->lock);
+}
+
+static bool tu_slot_mine(const struct tu_slot *slot)
+{
+	return slot->state == TU_SLOT_LIVE && slot->task == current &&
+	       slot->start_time == current->start_time;
+}
+
+/* The slot of the call returning with stack pointer @sp, made BUSY */
+static struct tu_slot *tu_slot_find(struct tu_entries *e, unsigned long sp)
+{
+	struct tu_slot *slot, *best = NULL;
+	unsigned int i;
+
+	spin_lock(&e->lock);
+	for (i = 0; i < TU_ENTRY_SLOTS; i++) {
+		slot = tu_slot_at(e, i);
+		if (!tu_slot_mine(slot) || slot->sp > sp)
+			continue;
+		/* nearer, or the later of a tail call's two */
+		if (!best || slot->sp > best->sp ||
+		    (slot->sp == best->sp && slot->seq > best->seq))
+			best = slot;
+	}
+	for (i = 0; best && i < TU_ENTRY_SLOTS; i++) {
+		slot = tu_slot_at(e, i);
+		if (tu_slot_mine(slot) && slot->sp < best->sp)
+			slot->state = TU_SLOT_FREE;
+	}
+	if (best)
+		best->state = TU_SLOT_BUSY;
+	spin_unlock(&e->lock);
+	return best;
+}
+
+/* Point @hit at the entry data of its call; tu_entry_done() after */
+static struct tu_slot *tu_entry_take(struct trace_uprobe *tu,
+				     struct pt_regs *regs, struct tu_hit *hit)
+{
+	struct tu_entries *e = tu->entries;
+	struct tu_slot *slot = tu_slot_find(e, user_stack_pointer(regs));
+
+	if (slot) {
+		hit->edata = slot->data;
+	} else {
+		mutex_lock(&e->none_lock);
+		hit->edata = e->none;
+	}
+	hit->edata[0] = hit->base;
+	return slot;
+}
+
+static void tu_entry_done(struct trace_uprobe *tu, struct tu_slot *slot)
+{
+	struct tu_entries *e = tu->entries;
+
+	if (!slot) {
+		mutex_unlock(&e->none_lock);
+		return;
+	}
+	spin_lock(&e->lock);
+	slot->state = TU_SLOT_FREE;
+	spin_unlock(&e->lock);
+}
+
+/* Forget the calls in flight of an earlier arming; no handler runs */
+static void tu_entries_reset(struct tu_entries *e)
+{
+	unsigned int i;
+
+	for (i = 0; e && i < TU_ENTRY_SLOTS; i++)
+		tu_slot_at(e, i)->state = TU_SLOT_FREE;
+}
+
 /* BPF programs attached through perf decide whether perf records it */
 static bool tu_run_bpf(struct trace_event_call *call, struct pt_regs *regs)
 {
@@ -361,6 +571,9 @@ static int tu_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 			tu_perf(tu, regs, &hit);
 	}
 	tu_hit_done(&hit);
+	/* a removed breakpoint makes no return for it */
+	if (tu->entries && !ret)
+		tu_save_entry(tu, regs, hit.base);
 	return ret;
 }
 
@@ -374,15 +587,20 @@ static int tu_exit(struct uprobe_consumer *uc, unsigned long func,
 	};
 	unsigned int flags = READ_ONCE(tu->tp.ev->flags);
 	struct uprobe_dispatch_data udd;
+	struct tu_slot *slot = NULL;
 
 	tu_tell_bpf(tu, &udd, func);
 	if (unlikely(!tu_pages))
 		return 0;
+	if (tu->entries)
+		slot = tu_entry_take(tu, regs, &hit);
 	if (flags & PROBE_EVENT_F_TRACE)
 		tu_trace(tu, regs, &hit);
 	if (flags & PROBE_EVENT_F_PERF)
 		tu_perf(tu, regs, &hit);
 	tu_hit_done(&hit);
+	if (tu->entries)
+		tu_entry_done(tu, slot);
 	return 0;
 }
 
@@ -393,6 +611,7 @@ static int tu_uprobe_on(struct trace_uprobe *tu, bool perf)
 	struct uprobe *uprobe;
 
 	tu->consumer.filter = perf ? tu_perf_filter : NULL;
+	tu_entries_reset(tu->entries);
 	uprobe = uprobe_register(d_real_inode(tu->path.dentry), tu_offset(tu),
 				 tu->ref_ctr_offset, &tu->consumer);
 	if (IS_ERR(uprobe))
@@ -577,6 +796,7 @@ static void tu_free(struct trace_uprobe *tu)
 		return;
 	path_put(&tu->path);
 	free_percpu(tu->nhits);
+	tu_entries_free(tu->entries);
 	probe_event_destroy_probe(&tu->tp);
 	kfree(tu->filename);
 	kfree(tu);
@@ -602,6 +822,11 @@ static struct trace_uprobe *tu_alloc(struct tpp_def *def, struct path *path,
 	ret = probe_event_init_probe(&tu->tp, def, &tu_event_ops, &tu_dyn_ops);
 	tu->filename = kstrdup(filename, GFP_KERNEL);
 	tu->nhits = alloc_percpu(unsigned long);
+	if (!ret && def->is_return && probe_prog_edata_size(tu->tp.prog)) {
+		tu->entries = tu_entries_alloc(probe_prog_edata_size(tu->tp.prog));
+		if (!tu->entries)
+			ret = -ENOMEM;
+	}
 	if (ret || !tu->filename || !tu->nhits) {
 		tu_free(tu);
 		return ERR_PTR(ret ?: -ENOMEM);
