@@ -90,6 +90,10 @@ class Gen:
         't', 'u', 'e')."""
         if depth < 3 and self.chance(0.25):
             return f"+{self.offset()}({self.value(kind, depth + 1)})"
+        if depth < 2 and self.chance(0.04):
+            # newer kernels' per-CPU forms; uprobes and eprobes refuse them
+            how = self.pick(("read", "ptr"))
+            return f"this_cpu_{how}({self.value(kind, depth + 1)})"
         reg = self.pick(REGS[self.arch])
         arg = f"$arg{self.pick(('1', '2', '3', '4'), (self.number(),))}"
         stack = f"$stack{self.number()}"

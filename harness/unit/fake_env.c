@@ -223,6 +223,7 @@ static const struct {
 	{ "rel", FAKE_EF_REL, 4, PROBE_EF_REL_LOC },
 	{ "ptr", FAKE_EF_PTR, 8, PROBE_EF_CHAR_PTR },
 	{ "small", FAKE_EF_SMALL, 2, PROBE_EF_SIGNED },
+	{ "args", FAKE_EF_ARGS, 48, PROBE_EF_ARRAY },
 };
 
 static int event_field(void *priv, const char *name)

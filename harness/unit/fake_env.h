@@ -22,6 +22,7 @@
 #define FAKE_EF_REL	40	/* __rel_loc char[] */
 #define FAKE_EF_PTR	48	/* const char * */
 #define FAKE_EF_SMALL	56	/* s16 */
+#define FAKE_EF_ARGS	72	/* unsigned long[6] */
 
 extern const struct tpp_env env_x86;	/* no BTF */
 extern const struct tpp_env env_arm64;	/* no BTF */

@@ -17,6 +17,7 @@
 
 bool kshim_non_overlapping = true;
 struct task_struct kshim_task;
+unsigned long kshim_cpu_offset;
 
 struct fake_region {
 	unsigned long start;

@@ -408,6 +408,10 @@ struct task_struct {
 
 extern struct task_struct kshim_task;
 #define current			(&kshim_task)
+/* this CPU's per-CPU offset, as raw_cpu_ptr() adds it */
+extern unsigned long kshim_cpu_offset;
+#define __percpu
+#define raw_cpu_ptr(p)		((void *)((unsigned long)(p) + kshim_cpu_offset))
 
 /* ---- uaccess.h: the nofault helpers, on the fake address space ---- */
 long copy_from_kernel_nofault(void *dst, const void *src, size_t size);

@@ -690,6 +690,20 @@ static void test_eprobe_fields(void)
 		 FAKE_DATA + 8);
 	check_print(&h, buf, __LINE__);
 	release(&h);
+
+	/*
+	 * A field wider than a long is its address, for +OFFS($args) to read
+	 * an element (the record is no fake memory: the guest test reads)
+	 */
+	if (!compile_args(&h, "e:ev sys/ev a=$args", TPP_EVENT, 'e', 8,
+			  __LINE__))
+		return;
+	put_rec(&h, FAKE_EF_ARGS, 0x1234, 8);
+	fire(&h, &regs, __LINE__);
+	snprintf(buf, sizeof(buf), " a=0x%lx",
+		 (unsigned long)h.edata + FAKE_EF_ARGS);
+	check_print(&h, buf, __LINE__);
+	release(&h);
 }
 
 /* The print fmt of an eprobe has no ip */
@@ -871,6 +885,28 @@ static void test_entry_values(void)
 			    " arg3=136", __LINE__);
 	}
 	release(&h);
+}
+
+/* ---- this_cpu_ptr(), this_cpu_read(): this CPU's per-CPU data ---- */
+
+static void test_percpu(void)
+{
+	char print[256];
+
+	/* "this CPU" is 0x20 bytes into each per-CPU area */
+	kshim_cpu_offset = 0x20;
+	snprintf(print, sizeof(print), " a=0x%lx b=0x%lx c=0x%lx s=\"hello\""
+		 " u=181", KS + 0x20, K_HELLO, K_HELLO);
+	CASE("p vfs_read a=this_cpu_ptr(%di) b=this_cpu_read(%di) "
+	     "c=this_cpu_read(@0xffff888000001100) s=this_cpu_ptr(+8(%di)):string "
+	     "u=+0x58(this_cpu_ptr(%di)):u8", print, NULL);
+	/* a symbol is a static per-CPU variable: its address, then its word */
+	kshim_cpu_offset = 0x8;
+	snprintf(print, sizeof(print), " a=0x%lx b=0x%lx",
+		 FAKE_DATA + 8, 0UL);
+	CASE("p vfs_read a=this_cpu_ptr(@jiffies) b=this_cpu_read(@jiffies)",
+	     print, NULL);
+	kshim_cpu_offset = 0;
 }
 
 /* ---- The assembler's register names, and arm64's argument layout ---- */
@@ -1418,6 +1454,7 @@ int main(void)
 	test_uprobe();
 	test_entry_data();
 	test_entry_values();
+	test_percpu();
 	test_abi_regs();
 	test_arm64_args();
 	test_formats();

@@ -1183,6 +1183,46 @@ static void test_entry(void)
 	     -EINVAL);
 }
 
+/* this_cpu_ptr() and this_cpu_read(): per-CPU values, kernel probes only */
+static void test_percpu(void)
+{
+	struct tpp_def *def;
+	const struct tpp_arg *a;
+
+	def = KOK(&env_x86, "p vfs_read a=this_cpu_ptr(@jiffies) "
+		  "b=this_cpu_read(@jiffies):u32 c=this_cpu_read(+8(%di)) "
+		  "d=this_cpu_ptr(%di):string");
+	a = def ? def->args : NULL;
+	CHECK(a && a[0].fetch.src == TPP_SRC_SYMBOL &&
+	      a[0].fetch.nr_derefs == 1 && a[0].fetch.deref[0].percpu &&
+	      a[0].store == TPP_ST_RAW && !a[0].fold);
+	CHECK(a && a[1].fetch.nr_derefs == 2 && a[1].fetch.deref[0].percpu &&
+	      !a[1].fetch.deref[1].percpu && a[1].store == TPP_ST_MEM &&
+	      a[1].fold && a[1].type == TPP_TYPE_U32);
+	CHECK(a && a[2].fetch.src == TPP_SRC_REG &&
+	      a[2].fetch.nr_derefs == 3 && a[2].fetch.deref[0].offset == 8 &&
+	      a[2].fetch.deref[1].percpu && !a[2].fetch.deref[2].percpu);
+	CHECK(a && a[3].store == TPP_ST_STRING && !a[3].fold &&
+	      a[3].fetch.nr_derefs == 1);
+	tpp_free(def);
+	KERRX("p vfs_read a=this_cpu_read(%di^", DEREF_OPEN);
+	KERRX("p vfs_read a=this_cpu_ptr(^%edi)", REG_PART);
+	KERRX("p vfs_read a=this_cpu_ptr(^$comm)", DEREF_VALUE);
+	KERRX("p vfs_read a=this_cpu_ptr(^%nope)", REG);
+	KERRX("p vfs_read a=this_cpu_ptr(%di):^u8[2]", STRING_SRC);
+	AERR(TPP_USER, NULL, "p /bin/sh:10 a=^this_cpu_read(%ax)",
+	     NOSUP_PERCPU, -EINVAL);
+	AERR(TPP_EVENT, NULL, "e:a/b sys/ev a=^this_cpu_ptr($dfd)",
+	     NOSUP_PERCPU, -EINVAL);
+	/* at a return, and read at the entry */
+	KGOOD(&env_x86, "r vfs_read this_cpu_read(@jiffies) "
+	      "@entry(this_cpu_read(@jiffies))");
+	def = AOK(&env_x86, TPP_FPROBE | TPP_ENTRY, "vfs_read",
+		  "f:a/b vfs_read c=this_cpu_read($arg1)");
+	CHECK(def && def->args[0].fetch.nr_derefs == 2);
+	tpp_free(def);
+}
+
 static void test_limits(void)
 {
 	char cmd[2048];
@@ -1415,6 +1455,7 @@ int main(void)
 	test_arg_names();
 	test_current();
 	test_entry();
+	test_percpu();
 	test_limits();
 	test_btf();
 	test_btf_tail_caret();

@@ -61,6 +61,7 @@ enum probe_op {
 	PROBE_OP_FOFFS,		/* uprobe: file offset @arg, mapped: the
 				 * mapping's start is entry data slot 0
 				 */
+	PROBE_OP_PERCPU,	/* this_cpu_ptr(): the value, made this CPU's */
 	/* the word at value + @arg; on a fault, skip @aux to the store */
 	PROBE_OP_DEREF,
 	PROBE_OP_UDEREF,	/* in user memory */
@@ -617,6 +618,7 @@ static nokprobe_inline unsigned long field_value(const struct probe_insn *insn,
 		return (unsigned long)p + sizeof(u32) +
 		       probe_loc_offset(get_unaligned((const u32 *)p));
 	case PROBE_EF_CHARS:
+	case PROBE_EF_ARRAY:
 		return (unsigned long)p;
 	case PROBE_EF_CHAR_PTR:
 		return get_unaligned((const unsigned long *)p);
@@ -624,9 +626,13 @@ static nokprobe_inline unsigned long field_value(const struct probe_insn *insn,
 	return get_scalar(p, insn->size);
 }
 
-/* $stack, $current, entry data, and the sources only eprobes and uprobes use */
+/*
+ * $stack, $current, this_cpu_ptr(), entry data, and the sources only
+ * eprobes and uprobes use; @val is the value so far
+ */
 static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
-						  struct probe_hit *h)
+						  struct probe_hit *h,
+						  unsigned long val)
 {
 	switch (insn->op) {
 	case PROBE_OP_STACKP:
@@ -644,6 +650,8 @@ static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 		 */
 		if (insn->op == PROBE_OP_CURRENT)
 			return pfa_current();
+		if (insn->op == PROBE_OP_PERCPU)
+			return pfa_this_cpu_ptr(val);
 		return h->edata[0] + insn->arg;	/* PROBE_OP_FOFFS */
 	}
 }
@@ -685,7 +693,8 @@ static nokprobe_inline void exec_insns(const struct probe_insn *insn,
 		case PROBE_OP_USTACK:
 		case PROBE_OP_CURRENT:
 		case PROBE_OP_FOFFS:
-			val = other_source(insn, h);
+		case PROBE_OP_PERCPU:
+			val = other_source(insn, h, val);
 			break;
 		case PROBE_OP_DEREF:
 		case PROBE_OP_UDEREF:
@@ -1099,10 +1108,15 @@ static u8 size_op(u8 op)
 	return PROBE_OP_END;
 }
 
-/* Stores that read memory at value + offset take the last dereference */
+/*
+ * Stores that read memory at value + offset take the last dereference;
+ * a this_cpu_ptr() last is no read
+ */
 static bool takes_deref(const struct tpp_arg *arg, u8 op)
 {
-	return arg->fetch.nr_derefs &&
+	const struct tpp_fetch *f = &arg->fetch;
+
+	return f->nr_derefs && !f->deref[f->nr_derefs - 1].percpu &&
 	       (arg->fold || op == PROBE_OP_ST_STRS || op == PROBE_OP_ST_USTRS);
 }
 
@@ -1146,7 +1160,8 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 	    op != PROBE_OP_ST_FAULT)
 		emit(b, s, PROBE_OP_IMM, 0);
 	for (i = 0; i < n; i++) {
-		insn = emit(b, s, f->deref[i].user ? PROBE_OP_UDEREF :
+		insn = emit(b, s, f->deref[i].percpu ? PROBE_OP_PERCPU :
+				  f->deref[i].user ? PROBE_OP_UDEREF :
 						     PROBE_OP_DEREF,
 			    f->deref[i].offset);
 		insn->aux = n - i;

@@ -140,6 +140,7 @@ enum probe_efield_kind {
 	PROBE_EF_REL_LOC,	/* __rel_loc: offset from the end of the field */
 	PROBE_EF_CHARS,		/* a char array, in place */
 	PROBE_EF_CHAR_PTR,	/* a pointer to a string */
+	PROBE_EF_ARRAY,		/* wider than a long (an array): its address */
 };
 
 #define PROBE_EF_SIZE_SHIFT	16

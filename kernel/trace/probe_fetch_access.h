@@ -17,6 +17,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/math.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
@@ -398,6 +399,15 @@ static inline int pfa_sprint_symbol(char *buf, unsigned long addr)
 static nokprobe_inline unsigned long pfa_current(void)
 {
 	return (unsigned long)current;
+}
+
+/*
+ * this_cpu_ptr(): a per-CPU address made this CPU's.  Probe handlers run
+ * with preemption off, so the CPU is the one the record is written on.
+ */
+static nokprobe_inline unsigned long pfa_this_cpu_ptr(unsigned long addr)
+{
+	return (unsigned long)raw_cpu_ptr((void __percpu *)addr);
 }
 
 static nokprobe_inline const char *pfa_comm(void)

@@ -383,8 +383,16 @@ static enum probe_efield_kind te_field_kind(const struct ftrace_event_field *f)
 	case FILTER_PTR_STRING:
 		return PROBE_EF_CHAR_PTR;
 	default:
-		return f->is_signed ? PROBE_EF_SIGNED : PROBE_EF_UNSIGNED;
+		break;
 	}
+	/*
+	 * Deliberate difference: 6.12 reads the first long of a wider field;
+	 * its address lets +OFFS($FIELD) read any element, as newer kernels
+	 * do.
+	 */
+	if (f->size > sizeof(long))
+		return PROBE_EF_ARRAY;
+	return f->is_signed ? PROBE_EF_SIGNED : PROBE_EF_UNSIGNED;
 }
 
 /* &tpp_env.event_field: where field @name is in the attached records */

@@ -1004,6 +1004,7 @@ static int push_deref(struct tpp_argp *a, long offset, bool user,
 		return arg_fail(a, TPP_E_TOO_DEEP, at, -EINVAL);
 	a->deref[a->nr_derefs].offset = offset;
 	a->deref[a->nr_derefs].user = user;
+	a->deref[a->nr_derefs].percpu = false;
 	a->nr_derefs++;
 	a->nops++;
 	return 0;
@@ -1353,6 +1354,66 @@ static int parse_deref(struct tpp_argp *a, unsigned int start,
 	return push_deref(a, offs, user, in_at);
 }
 
+#define TPP_PERCPU_READ		"this_cpu_read("
+#define TPP_PERCPU_PTR		"this_cpu_ptr("
+
+/*
+ * The value ends in a memory read (a dereference, or @ADDR and @SYM),
+ * which a store may take over: not in this_cpu_ptr()
+ */
+static bool ends_in_read(const struct tpp_argp *a)
+{
+	return a->nr_derefs && !a->deref[a->nr_derefs - 1].percpu;
+}
+
+/* A static per-CPU variable is @SYM's address, not the word there */
+static void percpu_address(struct tpp_argp *a)
+{
+	enum tpp_src src = a->arg->fetch.src;
+
+	if (a->nr_derefs == 1 && (src == TPP_SRC_SYMBOL || src == TPP_SRC_ADDR)) {
+		a->nr_derefs = 0;
+		a->nops--;
+	}
+}
+
+/*
+ * this_cpu_ptr(VALUE): VALUE as a per-CPU address, made this CPU's;
+ * this_cpu_read(VALUE) reads the word there.  Kernel probes only.  As
+ * for a dereference, the value ends at the last ')'.
+ */
+static int parse_percpu(struct tpp_argp *a, unsigned int start,
+			unsigned int end, unsigned int at)
+{
+	bool read = span_starts(a->s + start, end - start, TPP_PERCPU_READ);
+	unsigned int in = start + (read ? sizeof(TPP_PERCPU_READ) :
+				   sizeof(TPP_PERCPU_PTR)) - 1;
+	unsigned int in_at = at + in - start;
+	const char *close;
+	int ret;
+
+	if (a->st->flags & (TPP_USER | TPP_EVENT))
+		return arg_fail(a, TPP_E_NOSUP_PERCPU, at, -EINVAL);
+	close = span_rchr(a->s + in, end - in, ')');
+	if (!close)
+		return arg_fail(a, TPP_E_DEREF_OPEN, in_at + end - in, -EINVAL);
+	ret = parse_value(a, in, close - a->s, in_at);
+	if (ret)
+		return ret;
+	if (a->arg->fetch.src == TPP_SRC_REG && a->arg->fetch.width)
+		return arg_fail(a, TPP_E_REG_PART, in_at, -EINVAL);
+	if (!a->nr_derefs && (a->arg->fetch.src == TPP_SRC_COMM ||
+			      a->arg->fetch.src == TPP_SRC_IMMSTR))
+		return arg_fail(a, TPP_E_DEREF_VALUE, in_at, -EINVAL);
+	percpu_address(a);
+	a->btf_typed = false;
+	ret = push_deref(a, 0, false, in_at);
+	if (ret)
+		return ret;
+	a->deref[a->nr_derefs - 1].percpu = true;
+	return read ? push_deref(a, 0, false, in_at) : 0;
+}
+
 /* \"STR": everything up to a final '"', quotes inside included */
 static int parse_imm_string(struct tpp_argp *a, unsigned int from,
 			    unsigned int end, unsigned int at)
@@ -1412,6 +1473,9 @@ static int parse_value(struct tpp_argp *a, unsigned int start,
 	case '\\':
 		return parse_imm(a, start, end, at);
 	}
+	if (span_starts(a->s + start, end - start, TPP_PERCPU_READ) ||
+	    span_starts(a->s + start, end - start, TPP_PERCPU_PTR))
+		return parse_percpu(a, start, end, at);
 	if (isalpha(c) || c == '_')
 		return parse_btf_var(a, start, end, at);
 	return arg_fail(a, TPP_E_FETCHARG, at, -EINVAL);
@@ -1473,15 +1537,16 @@ static int store_string(struct tpp_argp *a)
 {
 	struct tpp_arg *arg = a->arg;
 	bool symstr = arg->type == TPP_TYPE_SYMSTR;
-	bool deref = a->nr_derefs;
+	bool deref = ends_in_read(a);
 	bool user = deref && a->deref[a->nr_derefs - 1].user;
 	enum tpp_src src = arg->fetch.src;
 
-	if (symstr && (deref ? user : !src_fits_symstr(src)))
+	/* a this_cpu_ptr() is an address, as a dereference's value is */
+	if (symstr && (a->nr_derefs ? user : !src_fits_symstr(src)))
 		return arg_fail(a, TPP_E_SYMSTR_SRC, type_caret(a), -EINVAL);
-	if (symstr && !deref && arg->fetch.width)
+	if (symstr && !a->nr_derefs && arg->fetch.width)
 		return arg_fail(a, TPP_E_REG_PART, type_caret(a), -EINVAL);
-	if (!symstr && !deref && !src_is_address(src))
+	if (!symstr && !a->nr_derefs && !src_is_address(src))
 		return arg_fail(a, TPP_E_STRING_SRC, type_caret(a), -EINVAL);
 	/* An array holds string pointers: keep the last deref for those */
 	arg->fold = !symstr && deref && !arg->count;
@@ -1503,7 +1568,7 @@ static int store_scalar(struct tpp_argp *a)
 {
 	struct tpp_arg *arg = a->arg;
 
-	if (a->nr_derefs) {
+	if (ends_in_read(a)) {
 		arg->fold = true;
 		arg->store = a->deref[a->nr_derefs - 1].user ? TPP_ST_UMEM :
 							       TPP_ST_MEM;

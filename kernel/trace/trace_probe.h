@@ -130,13 +130,16 @@ enum tpp_store {
 };
 
 /**
- * struct tpp_deref - one +|-[u]OFFS(...) level
+ * struct tpp_deref - one +|-[u]OFFS(...) level, or a this_cpu_ptr()
  * @offset: added to the address before reading
  * @user: read user memory (the "u" form)
+ * @percpu: this_cpu_ptr(): add this CPU's per-CPU offset to the value,
+ *	read nothing (@offset and @user are 0)
  */
 struct tpp_deref {
 	long offset;
 	bool user;
+	bool percpu;
 };
 
 /*

@@ -111,3 +111,5 @@ TPP_ERR(ENTRY_ON_PROBE,	"@entry() is only for return probes")
 TPP_ERR(ENTRY_CLOSE,	"@entry( needs its ')' at the end of the value")
 TPP_ERR(ENTRY_PLACE,	"@entry() must be the whole value")
 TPP_ERR(ENTRY_BIG,	"Entry data is too big (over 4096 bytes)")
+/* Newer kernels' texts: this_cpu_read() and this_cpu_ptr() */
+TPP_ERR(NOSUP_PERCPU,	"Per-cpu variable access is only for kernel probes")
