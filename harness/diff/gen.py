@@ -94,6 +94,14 @@ class Gen:
             # newer kernels' per-CPU forms; uprobes and eprobes refuse them
             how = self.pick(("read", "ptr"))
             return f"this_cpu_{how}({self.value(kind, depth + 1)})"
+        if depth < 2 and self.chance(0.04):
+            # newer kernels' BTF typecasts
+            cast = self.pick(("file", "task_struct", "file,f_path",
+                              "dentry"), ("nope", "file,f_path->dentry",
+                                          "task_struct,in_execve"))
+            field = self.pick(("f_mode", "pid", "d_name.name",
+                               "f_path.dentry"), ("nope", ""))
+            return f"({cast})({self.value(kind, depth + 1)})->{field}"
         reg = self.pick(REGS[self.arch])
         arg = f"$arg{self.pick(('1', '2', '3', '4'), (self.number(),))}"
         stack = f"$stack{self.number()}"

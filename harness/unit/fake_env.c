@@ -368,6 +368,50 @@ static int resolve_retval(struct tpp_btf_req *req, const struct fake_func *f)
 	return 0;
 }
 
+/* ",MEMBER" of a typecast at @at..@end: struct file's, byte-aligned */
+static int resolve_cast_member(struct tpp_btf_req *req, unsigned int at,
+			       unsigned int end)
+{
+	const struct fake_field *f;
+	const char *dash = memchr(req->expr + at, '-', end - at);
+
+	if (at == end || req->expr[at] == '-' || req->expr[at] == '.')
+		return req_fail(req, TPP_E_BTF_NOFIELD, at, -ENOENT);
+	if (dash)
+		return req_fail(req, TPP_E_TYPECAST_BAD_ARROW,
+				dash - req->expr, -EINVAL);
+	for (f = file_fields; f->name; f++) {
+		if (strlen(f->name) != end - at ||
+		    memcmp(f->name, req->expr + at, end - at))
+			continue;
+		if (f->bitsize)
+			return req_fail(req, TPP_E_TYPECAST_NOT_ALIGNED, at,
+					-EINVAL);
+		req->cast_offset = f->offset;
+		return 0;
+	}
+	return req_fail(req, TPP_E_BTF_NOFIELD, at, -ENOENT);
+}
+
+/* "(file[,MEMBER])TARGET->FIELD": the only structure is struct file */
+static int resolve_cast(struct tpp_btf_req *req)
+{
+	unsigned int end = 1 + req->cast_len, n = 0;
+	int ret;
+
+	while (1 + n < end && req->expr[1 + n] != ',')
+		n++;
+	if (n != 4 || memcmp(req->expr + 1, "file", 4))
+		return req_fail(req, TPP_E_BTF_NOT_PTR, 1, -EINVAL);
+	if (1 + n < end) {
+		ret = resolve_cast_member(req, 2 + n, end);
+		if (ret)
+			return ret;
+	}
+	req->typed = true;
+	return resolve_field(req, req->chain + 2);
+}
+
 static int btf_resolve(void *priv, struct tpp_btf_req *req)
 {
 	const struct fake_func *f = find_func(req->func);
@@ -375,6 +419,8 @@ static int btf_resolve(void *priv, struct tpp_btf_req *req)
 	int i;
 
 	(void)priv;
+	if (req->cast_len)
+		return resolve_cast(req);
 	while (n < req->len && req->expr[n] != '.' && req->expr[n] != '-')
 		n++;
 	/* $current points at a task_struct; the fake one has file's fields */
@@ -452,3 +498,5 @@ const struct tpp_env env_arm64 = FAKE_ENV(arm64_reg, arm64_arg_at, NULL, NULL);
 const struct tpp_env env_btf = FAKE_ENV(x86_reg, x86_arg_at, &fake_btf, NULL);
 const struct tpp_env env_generic = FAKE_ENV(x86_reg, api_arg_at, NULL, NULL);
 const struct tpp_env env_event = FAKE_ENV(x86_reg, x86_arg_at, NULL, sym_addr);
+const struct tpp_env env_event_btf = FAKE_ENV(x86_reg, x86_arg_at, &fake_btf,
+					      sym_addr);

@@ -31,6 +31,7 @@ extern const struct tpp_env env_btf;	/* x86 registers, with BTF */
 extern const struct tpp_env env_generic;
 /* x86 registers, @SYM looked up as it parses (eprobes) */
 extern const struct tpp_env env_event;
+extern const struct tpp_env env_event_btf;	/* the same, with BTF */
 
 /*
  * The arch files of arch/x86 and arch/arm64 (harness/unit/arch_*.c), and

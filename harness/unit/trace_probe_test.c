@@ -1223,6 +1223,75 @@ static void test_percpu(void)
 	tpp_free(def);
 }
 
+/* (STRUCT[,MEMBER])TARGET->FIELD: BTF typecasts, as newer kernels have */
+static void test_typecast(void)
+{
+	struct tpp_def *def;
+	const struct tpp_arg *a;
+
+	def = KOK(&env_btf, "p vfs_read a=(file)%di->f_mode "
+		  "b=(file,f_mode)+8(%si)->f_name:string "
+		  "c=(file)(file)->f_comm:string "
+		  "d=(file)((file)file->f_name)->f_mode");
+	a = def ? def->args : NULL;
+	CHECK(a && a[0].fetch.src == TPP_SRC_REG &&
+	      a[0].fetch.val == X86_DI && a[0].fetch.nr_derefs == 1 &&
+	      a[0].fetch.deref[0].offset == 0x14 &&
+	      a[0].type == TPP_TYPE_U32 && a[0].store == TPP_ST_MEM);
+	/* container_of(): the value points at f_mode, 0x14 into the file */
+	CHECK(a && a[1].fetch.src == TPP_SRC_REG &&
+	      a[1].fetch.nr_derefs == 3 && a[1].fetch.deref[0].offset == 8 &&
+	      a[1].fetch.deref[1].offset == 0x20 - 0x14 &&
+	      a[1].type == TPP_TYPE_STRING && a[1].fold);
+	CHECK(a && a[2].fetch.src == TPP_SRC_REG &&
+	      a[2].fetch.nr_derefs == 1 &&
+	      a[2].fetch.deref[0].offset == 0x30 && a[2].fold &&
+	      a[2].store == TPP_ST_STRING);
+	CHECK(a && a[3].fetch.nr_derefs == 2 &&
+	      a[3].fetch.deref[0].offset == 0x20 &&
+	      a[3].fetch.deref[1].offset == 0x14 &&
+	      a[3].type == TPP_TYPE_U32);
+	tpp_free(def);
+	/* newer kernels' kprobe_syntax_errors.tc, on the fake struct file */
+	KERRB("p vfs_read arg1=(file)file^", TYPECAST_REQ_FIELD, -EINVAL);
+	KERRB("p vfs_read arg1=(a)((b)((c)(^(d)file->d)->c)->b)->a",
+	      TOO_MANY_NESTED, -EINVAL);
+	KERRB("p vfs_read arg1=(file,^f_bits)file->f_mode",
+	      TYPECAST_NOT_ALIGNED, -EINVAL);
+	KERRB("p vfs_read arg1=(file,^foo_bar)file->f_mode", BTF_NOFIELD,
+	      -ENOENT);
+	KERRB("p vfs_read arg1=(^file1234)file->f_mode", BTF_NOT_PTR,
+	      -EINVAL);
+	KERRB("p vfs_read arg1=(file,f_mode^->x)file->f_name",
+	      TYPECAST_BAD_ARROW, -EINVAL);
+	KERRB("p vfs_read arg1=(file,^->f_mode)file->f_name", BTF_NOFIELD,
+	      -ENOENT);
+	KERRB("p vfs_read arg1=(file,^.f_mode)file->f_name", BTF_NOFIELD,
+	      -ENOENT);
+	KERRB("p vfs_read arg1=(file)^@jiffies+10->f_mode",
+	      TYPECAST_SYM_OFFSET, -EINVAL);
+	KERRB("p vfs_read arg1=(file)%di->^nope", BTF_NOFIELD, -ENOENT);
+	KERRB("p vfs_read arg1=(file)^%edi->f_mode", REG_PART, -EINVAL);
+	KERRB("p vfs_read arg1=(file)^$comm->f_mode", DEREF_VALUE, -EINVAL);
+	KERR(&env_x86, "p vfs_read a=^(file)%di->f_mode", BTF_NOSUP,
+	     -EOPNOTSUPP);
+	AERRB(TPP_USER, NULL, "p /bin/sh:10 a=^(file)%di->f_mode", BTF_NOSUP,
+	      -EOPNOTSUPP);
+	/* not a typecast: what it was before */
+	KERRB("p vfs_read a=^(%di)->f_mode", FETCHARG, -EINVAL);
+	/* any place, and inside @entry(); an eprobe's field without '$' */
+	KGOOD(&env_btf, "p vfs_read+8 a=(file)%di->f_mode");
+	KGOOD(&env_btf, "r vfs_read a=@entry((file)file->f_name):string");
+	def = AOK(&env_event_btf, TPP_EVENT, NULL,
+		  "e:a/b sys/ev a=(file)flags->f_mode");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_FIELD &&
+	      def->args[0].fetch.nr_derefs == 1);
+	tpp_free(def);
+	aerr_at(&env_event_btf, TPP_EVENT, NULL,
+		"e:a/b sys/ev a=(file)^nope->f_mode", TPP_E_EP_FIELD, -EINVAL,
+		__LINE__);
+}
+
 static void test_limits(void)
 {
 	char cmd[2048];
@@ -1456,6 +1525,7 @@ int main(void)
 	test_current();
 	test_entry();
 	test_percpu();
+	test_typecast();
 	test_limits();
 	test_btf();
 	test_btf_tail_caret();

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BTF behind the probe definition parser: parameter names of the probed
- * function, and what "VAR[->FIELD|.FIELD...]", "$retval[->FIELD...]" or
- * "$current->FIELD..." reads, with which type.  The errors, errnos and carets are tracefs ABI;
- * see struct tpp_btf_ops for the contract.
+ * function, and what "VAR[->FIELD|.FIELD...]", "$retval[->FIELD...]",
+ * "$current->FIELD..." or a typecast "(STRUCT)TARGET->FIELD..." reads,
+ * with which type.  The errors, errnos and carets are tracefs ABI; see
+ * struct tpp_btf_ops for the contract.
  *
  * The function is looked up once per parse and kept in the parse's
  * struct probe_btf_ctx (vmlinux or module BTF, whatever
@@ -396,6 +397,75 @@ static int pbtf_current(struct pbtf_walk *w, unsigned int next, u32 *tid)
 	return 1;
 }
 
+/*
+ * The ",MEMBER[.MEMBER...]" of a typecast, @w->pos..@end in the structure
+ * @w->type: where in it the value points.  "->" takes no step there.
+ */
+static int pbtf_cast_member(struct pbtf_walk *w, unsigned int end)
+{
+	struct tpp_btf_req *req = w->req;
+	unsigned int from = w->pos, i;
+	int ret;
+
+	w->bitoffs = 0;
+	for (;;) {
+		i = w->pos;
+		while (i < end && req->expr[i] != '.' && req->expr[i] != '-')
+			i++;
+		if (i == w->pos)
+			return pbtf_fail(req, TPP_E_BTF_NOFIELD, i, -ENOENT);
+		if (i < end && req->expr[i] == '-')
+			return pbtf_fail(req, TPP_E_TYPECAST_BAD_ARROW, i,
+					 -EINVAL);
+		ret = pbtf_member(w, i);
+		if (ret)
+			return ret;
+		if (i == end)
+			break;
+		w->pos = i + 1;
+	}
+	if (w->bitoffs % 8 || w->bitsize)
+		return pbtf_fail(req, TPP_E_TYPECAST_NOT_ALIGNED, from, -EINVAL);
+	req->cast_offset = w->bitoffs / 8;
+	return 0;
+}
+
+/*
+ * (STRUCT[,MEMBER...])TARGET->FIELD...: the parser has TARGET's value,
+ * the address of a STRUCT of the kernel's own BTF (of its MEMBER with
+ * the option).  1 and the structure's id, or an error.
+ */
+static int pbtf_cast(struct pbtf_walk *w, u32 *tid)
+{
+	struct tpp_btf_req *req = w->req;
+	unsigned int end = 1 + req->cast_len, comma;
+	s32 id;
+	int ret;
+
+	w->btf = bpf_get_btf_vmlinux();
+	if (IS_ERR_OR_NULL(w->btf))
+		return pbtf_fail(req, TPP_E_BTF_NOSUP, 0, -EOPNOTSUPP);
+	for (comma = 1; comma < end && req->expr[comma] != ','; comma++)
+		;
+	memcpy(w->name, req->expr + 1, comma - 1);
+	w->name[comma - 1] = '\0';
+	id = btf_find_by_name_kind(w->btf, w->name, BTF_KIND_STRUCT);
+	if (id < 0)
+		id = btf_find_by_name_kind(w->btf, w->name, BTF_KIND_UNION);
+	if (id < 0)
+		return pbtf_fail(req, TPP_E_BTF_NOT_PTR, 1, -EINVAL);
+	if (comma < end) {
+		w->type = btf_type_by_id(w->btf, id);
+		w->pos = comma + 1;
+		ret = pbtf_cast_member(w, end);
+		if (ret)
+			return ret;
+	}
+	w->at_struct = true;
+	*tid = id;
+	return 1;
+}
+
 /* The value has type @tid; follow the fields from @next, then type it */
 static int pbtf_typed(struct pbtf_walk *w, u32 tid, unsigned int next)
 {
@@ -427,10 +497,14 @@ static int pbtf_resolve(void *priv, struct tpp_btf_req *req)
 	u32 tid;
 	int ret;
 
-	req->src = TPP_SRC_ARG;
 	req->type = pbtf_long_type();
 	if (req->len > TPP_MAX_ARGSTR_LEN)
 		return pbtf_fail(req, TPP_E_ARG_LONG, 0, -E2BIG);
+	if (req->cast_len) {
+		ret = pbtf_cast(&w, &tid);
+		return ret < 0 ? ret : pbtf_typed(&w, tid, req->chain + 2);
+	}
+	req->src = TPP_SRC_ARG;
 	ret = pbtf_split(req, 0, &end, &next, &arrow);
 	if (ret)
 		return ret;

@@ -148,6 +148,7 @@ struct tpp_argp {
 	enum tpp_type btf_type;
 	u8 bitsize;
 	u8 bitoffs;
+	unsigned int casts;		/* typecasts so far */
 };
 
 static int parse_value(struct tpp_argp *a, unsigned int start,
@@ -1032,21 +1033,21 @@ static int set_arg_src(struct tpp_argp *a, unsigned int idx)
 	return set_src(a, src, val);
 }
 
-/* Hand VAR[->FIELD...] or $retval[->FIELD...] to the BTF resolver */
-static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
-		     unsigned int at)
+/*
+ * The members a resolved BTF expression dereferences, and its type; a
+ * typecast's first member is counted from where its option points
+ */
+static int apply_btf_fields(struct tpp_argp *a, const struct tpp_btf_req *req,
+			    unsigned int at)
 {
 	unsigned int i, n = min_t(unsigned int, req->nr_fields,
 				  ARRAY_SIZE(req->field));
+	long offset;
 	int ret;
 
-	if (req->src == TPP_SRC_RETVAL || req->src == TPP_SRC_CURRENT)
-		set_src(a, req->src, 0);
-	else if (set_arg_src(a, req->param))
-		return arg_fail(a, TPP_E_ARG_INDEX, at, -EINVAL);
 	for (i = 0; i < n; i++) {
-		ret = push_deref(a, req->field[i].offset, false,
-				 at + req->field[i].at);
+		offset = req->field[i].offset - (i ? 0 : req->cast_offset);
+		ret = push_deref(a, offset, false, at + req->field[i].at);
 		if (ret)
 			return ret;
 	}
@@ -1057,6 +1058,17 @@ static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
 	a->bitsize = req->bitsize;
 	a->bitoffs = req->bitoffs;
 	return 0;
+}
+
+/* Hand VAR[->FIELD...] or $retval[->FIELD...] to the BTF resolver */
+static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
+		     unsigned int at)
+{
+	if (req->src == TPP_SRC_RETVAL || req->src == TPP_SRC_CURRENT)
+		set_src(a, req->src, 0);
+	else if (set_arg_src(a, req->param))
+		return arg_fail(a, TPP_E_ARG_INDEX, at, -EINVAL);
+	return apply_btf_fields(a, req, at);
 }
 
 static int resolve_btf(struct tpp_argp *a, unsigned int start,
@@ -1414,6 +1426,156 @@ static int parse_percpu(struct tpp_argp *a, unsigned int start,
 	return read ? push_deref(a, 0, false, in_at) : 0;
 }
 
+/* Typecasts one value may go through, nested ones included */
+#define TPP_MAX_CASTS		3
+
+/* The ')' that closes the '(' at @open, before @end; 0 when none does */
+static unsigned int match_paren(const char *s, unsigned int open,
+				unsigned int end)
+{
+	unsigned int depth = 0, i;
+
+	for (i = open; i < end; i++) {
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && !--depth)
+			return i;
+	}
+	return 0;
+}
+
+/* The first "->" in @from..@end outside parentheses; 0 when none */
+static unsigned int find_arrow(const char *s, unsigned int from,
+			       unsigned int end)
+{
+	unsigned int depth = 0, i;
+
+	for (i = from; i + 1 < end; i++) {
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && depth)
+			depth--;
+		else if (!depth && s[i] == '-' && s[i + 1] == '>')
+			return i;
+	}
+	return 0;
+}
+
+/* An eprobe's typecast takes a field by its bare name */
+static noinline_for_stack int parse_cast_field(struct tpp_argp *a,
+					       unsigned int t,
+					       unsigned int tend,
+					       unsigned int at)
+{
+	const struct tpp_env *env = a->st->env;
+	char buf[TPP_SPAN_BUF];
+	int idx = -ENOENT;
+
+	if (env->event_field && span_str(buf, sizeof(buf), a->s + t, tend - t))
+		idx = env->event_field(env->priv, buf);
+	if (idx < 0)
+		return arg_fail(a, TPP_E_EP_FIELD, at, -EINVAL);
+	return set_src(a, TPP_SRC_FIELD, idx);
+}
+
+/* TARGET of a typecast: "(VALUE)", an eprobe's field, or a value */
+static int parse_cast_target(struct tpp_argp *a, unsigned int t,
+			     unsigned int tend, unsigned int at)
+{
+	const char *s = a->s;
+	unsigned int n = tend - t;
+
+	if (n && s[t] == '(' && match_paren(s, t, tend) == tend - 1)
+		return parse_value(a, t + 1, tend - 1, at + 1);
+	if (n && (a->st->flags & TPP_EVENT) && (isalpha(s[t]) || s[t] == '_'))
+		return parse_cast_field(a, t, tend, at);
+	/* "@SYM+8->F" would read as a member of SYM+8: ask for parentheses */
+	if (n && s[t] == '@' && span_cspn(s + t + 1, n - 1, "+-") < n - 1)
+		return arg_fail(a, TPP_E_TYPECAST_SYM_OFFSET, at, -EINVAL);
+	return parse_value(a, t, tend, at);
+}
+
+/*
+ * "(NAME" or "(NAME,MEMBER...": a typecast; anything else in parentheses
+ * is no fetch argument, as before typecasts
+ */
+static bool is_cast(const char *s, unsigned int len)
+{
+	unsigned int i;
+
+	if (len < 2 || (!isalpha(s[1]) && s[1] != '_'))
+		return false;
+	for (i = 2; i < len && s[i] != ')'; i++)
+		if (!isalnum(s[i]) && !strchr("_,.->", s[i]))
+			return false;
+	return i < len;
+}
+
+static int resolve_cast(struct tpp_argp *a, unsigned int start,
+			unsigned int close, unsigned int arrow,
+			unsigned int end, unsigned int at)
+{
+	const struct tpp_env *env = a->st->env;
+	struct tpp_btf_req *req;
+	int ret;
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return no_memory(a->st);
+	req->func = a->st->func;
+	req->flags = a->st->flags;
+	req->expr = a->s + start;
+	req->len = end - start;
+	req->cast_len = close - start - 1;
+	req->chain = arrow - start;
+	req->id = TPP_E_NONE;
+	ret = env->btf->resolve(env->priv, req);
+	if (ret)
+		arg_fail(a, req->id, at + req->at, ret);
+	else
+		ret = apply_btf_fields(a, req, at);
+	kfree(req);
+	return ret;
+}
+
+/*
+ * (STRUCT[,MEMBER[.MEMBER...]])TARGET->FIELD...: TARGET's value is the
+ * address of a STRUCT (of its MEMBER, as container_of() takes it), read
+ * through the kernel's BTF at any kernel probe.  TARGET is any value, in
+ * parentheses when it has a "->" of its own.  Newer kernels' syntax,
+ * their errors and carets.
+ */
+static int parse_typecast(struct tpp_argp *a, unsigned int start,
+			  unsigned int end, unsigned int at)
+{
+	const char *s = a->s;
+	const char *close = memchr(s + start, ')', end - start);
+	unsigned int t, arrow;
+	enum tpp_src src;
+	int ret;
+
+	if (!is_cast(s + start, end - start))
+		return arg_fail(a, TPP_E_FETCHARG, at, -EINVAL);
+	if (++a->casts > TPP_MAX_CASTS)
+		return arg_fail(a, TPP_E_TOO_MANY_NESTED, at, -EINVAL);
+	if ((a->st->flags & TPP_USER) || !a->st->env->btf)
+		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
+	t = close + 1 - s;
+	arrow = find_arrow(s, t, end);
+	if (!arrow)
+		return arg_fail(a, TPP_E_TYPECAST_REQ_FIELD, at + end - start,
+				-EINVAL);
+	ret = parse_cast_target(a, t, arrow, at + t - start);
+	if (ret)
+		return ret;
+	src = a->arg->fetch.src;
+	if (src == TPP_SRC_REG && a->arg->fetch.width)
+		return arg_fail(a, TPP_E_REG_PART, at + t - start, -EINVAL);
+	if (!a->nr_derefs && (src == TPP_SRC_COMM || src == TPP_SRC_IMMSTR))
+		return arg_fail(a, TPP_E_DEREF_VALUE, at + t - start, -EINVAL);
+	return resolve_cast(a, start, close - s, arrow, end, at);
+}
+
 /* \"STR": everything up to a final '"', quotes inside included */
 static int parse_imm_string(struct tpp_argp *a, unsigned int from,
 			    unsigned int end, unsigned int at)
@@ -1472,6 +1634,8 @@ static int parse_value(struct tpp_argp *a, unsigned int start,
 		return parse_deref(a, start, end, at);
 	case '\\':
 		return parse_imm(a, start, end, at);
+	case '(':
+		return parse_typecast(a, start, end, at);
 	}
 	if (span_starts(a->s + start, end - start, TPP_PERCPU_READ) ||
 	    span_starts(a->s + start, end - start, TPP_PERCPU_PTR))

@@ -294,9 +294,13 @@ enum tpp_btf_kind {
  * struct tpp_btf_req - one BTF expression for &tpp_btf_ops.resolve
  * @func: the probed function, NUL-terminated
  * @flags: TPP_* flags of the probe
- * @expr: "VAR[->FIELD|.FIELD...]" or "$retval[->FIELD...]", not
- *	NUL-terminated
+ * @expr: "VAR[->FIELD|.FIELD...]" or "$retval[->FIELD...]", or with
+ *	@cast_len a typecast "(STRUCT[,MEMBER[.MEMBER...]])TARGET->FIELD...";
+ *	not NUL-terminated
  * @len: length of @expr
+ * @cast_len: a typecast: the length of "STRUCT[,MEMBER...]" at @expr + 1;
+ *	else 0
+ * @chain: a typecast: where its "->FIELD..." starts in @expr
  * @src: result: TPP_SRC_ARG (parameter @param) or TPP_SRC_RETVAL
  * @param: result: parameter index, 0-based, as the user counts them
  * @typed: result: @type, @kind and the bit info are valid; false for a
@@ -312,6 +316,8 @@ enum tpp_btf_kind {
  *	after TPP_MAX_DEREFS + 1 entries, the parser rejects that many anyway
  * @late_at: result: byte of @expr later type errors point at (0 without
  *	fields, else where the last member starts)
+ * @cast_offset: result: a typecast's ",MEMBER" offset in STRUCT, in bytes,
+ *	which TARGET is the address of (container_of())
  * @id: on failure: the error_log message, or TPP_E_NONE
  * @at: on failure: byte of @expr the caret points at
  */
@@ -320,6 +326,8 @@ struct tpp_btf_req {
 	unsigned int flags;
 	const char *expr;
 	unsigned int len;
+	unsigned int cast_len;
+	unsigned int chain;
 	enum tpp_src src;
 	unsigned int param;
 	bool typed;
@@ -330,6 +338,7 @@ struct tpp_btf_req {
 	unsigned int nr_fields;
 	struct tpp_btf_field field[TPP_MAX_DEREFS + 1];
 	unsigned int late_at;
+	long cast_offset;
 	int id;
 	unsigned int at;
 };
@@ -348,7 +357,10 @@ struct tpp_btf_req {
  *	BTF_TID -EINVAL.  Only called at a function entry or exit, with a
  *	non-NULL function, except for "$current->..." (@req->func may be
  *	NULL then), which resolves in the kernel's own BTF with @req->src
- *	TPP_SRC_CURRENT.
+ *	TPP_SRC_CURRENT, and for a typecast, which resolves there too (the
+ *	parser has the value of TARGET; @req->src is left alone): an unknown
+ *	STRUCT is BTF_NOT_PTR, MEMBER errors TYPECAST_BAD_ARROW and
+ *	TYPECAST_NOT_ALIGNED -EINVAL, BTF_NOFIELD -ENOENT.
  */
 struct tpp_btf_ops {
 	int (*nr_params)(void *priv, const char *func, unsigned int flags);

@@ -111,5 +111,10 @@ TPP_ERR(ENTRY_ON_PROBE,	"@entry() is only for return probes")
 TPP_ERR(ENTRY_CLOSE,	"@entry( needs its ')' at the end of the value")
 TPP_ERR(ENTRY_PLACE,	"@entry() must be the whole value")
 TPP_ERR(ENTRY_BIG,	"Entry data is too big (over 4096 bytes)")
-/* Newer kernels' texts: this_cpu_read() and this_cpu_ptr() */
+/* Newer kernels' texts: this_cpu_read(), this_cpu_ptr(), typecasts */
 TPP_ERR(NOSUP_PERCPU,	"Per-cpu variable access is only for kernel probes")
+TPP_ERR(TYPECAST_REQ_FIELD, "Typecast requires a field access")
+TPP_ERR(TOO_MANY_NESTED, "Too many nested typecasts/dereferences")
+TPP_ERR(TYPECAST_SYM_OFFSET, "@SYM+/-OFFSET with typecast needs parentheses")
+TPP_ERR(TYPECAST_NOT_ALIGNED, "Typecast field option is not byte-aligned")
+TPP_ERR(TYPECAST_BAD_ARROW, "Typecast field option does not support -> operator")
