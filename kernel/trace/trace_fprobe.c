@@ -262,20 +262,46 @@ static void tf_setup_fprobe(struct trace_fprobe *tf)
 		fp->flags |= FPROBE_FL_DISABLED;
 }
 
+/*
+ * Whether another registered tprobe has the stub on @tpoint.  Several
+ * tprobes share one stub: the tracepoint core takes a probe once, and
+ * the stub leaves the tracepoint with the last of them.  Deliberate
+ * difference: 6.12 refuses a second tprobe on a tracepoint (-EEXIST).
+ */
+static bool tf_stub_shared(const struct trace_fprobe *tf,
+			   const struct tracepoint *tpoint)
+{
+	struct dyn_event *pos;
+	struct trace_fprobe *other;
+
+	lockdep_assert_held(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tf(pos))
+			continue;
+		other = to_tf(pos);
+		if (other != tf && other->registered && other->tpoint == tpoint)
+			return true;
+	}
+	return false;
+}
+
 /* The stub goes on the tracepoint, then the fprobe on the stub */
 static int tf_register_tpoint(struct trace_fprobe *tf)
 {
 	struct tracepoint *tpoint = tf->tpoint;
 	unsigned long ip = (unsigned long)tpoint->probestub;
+	bool shared = tf_stub_shared(tf, tpoint);
 	int ret;
 
-	ret = tracepoint_probe_register_prio_may_exist(tpoint,
-						       tpoint->probestub,
-						       NULL, 0);
-	if (ret < 0)
-		return ret;
+	if (!shared) {
+		ret = tracepoint_probe_register_prio_may_exist(tpoint,
+							       tpoint->probestub,
+							       NULL, 0);
+		if (ret < 0)
+			return ret;
+	}
 	ret = register_fprobe_ips(&tf->fp, &ip, 1);
-	if (ret)
+	if (ret && !shared)
 		tracepoint_probe_unregister(tpoint, tpoint->probestub, NULL);
 	return ret;
 }
@@ -320,7 +346,7 @@ static void tf_unregister_fprobe(struct trace_fprobe *tf)
 	if (!tf->registered)
 		return;
 	unregister_fprobe(&tf->fp);
-	if (tf_is_tpoint(tf))
+	if (tf_is_tpoint(tf) && !tf_stub_shared(tf, tf->tpoint))
 		tracepoint_probe_unregister(tf->tpoint, tf->tpoint->probestub,
 					    NULL);
 	tf->registered = false;
