@@ -724,6 +724,27 @@ skip:			/* the value faulted: the argument's store says so */
 	}
 }
 
+/*
+ * The @entry() arguments, stored into the entry data as into a record.
+ * Out of line: most return probes have none.
+ */
+static noinline void store_entry_values(const struct probe_prog *prog,
+					struct pt_regs *regs,
+					unsigned long *edata)
+{
+	struct probe_hit h = {
+		.regs = regs,
+		.edata = edata,
+		.rec = (u8 *)edata,
+		.dyn = prog->entry_dyn,
+		.end = prog->entry_dyn,
+	};
+
+	exec_insns(prog->entry_insn, &h);
+}
+
+NOKPROBE_SYMBOL(store_entry_values);
+
 /**
  * probe_prog_save_entry - save what a return probe reads of the entry
  * @prog: the compiled probe
@@ -739,13 +760,6 @@ void probe_prog_save_entry(const struct probe_prog *prog,
 			   struct pt_regs *regs, unsigned long *edata)
 {
 	unsigned long *slot = edata + prog->earg_base;
-	struct probe_hit h = {
-		.regs = regs,
-		.edata = edata,
-		.rec = (u8 *)edata,
-		.dyn = prog->entry_dyn,
-		.end = prog->entry_dyn,
-	};
 	unsigned long val;
 	unsigned int i;
 
@@ -764,7 +778,7 @@ void probe_prog_save_entry(const struct probe_prog *prog,
 		}
 	}
 	if (prog->entry_insn)
-		exec_insns(prog->entry_insn, &h);
+		store_entry_values(prog, regs, edata);
 }
 
 NOKPROBE_SYMBOL(probe_prog_save_entry);
