@@ -1071,18 +1071,17 @@ static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
 	return apply_btf_fields(a, req, at);
 }
 
-static int resolve_btf(struct tpp_argp *a, unsigned int start,
-		       unsigned int end, unsigned int at)
+/*
+ * Hand [@start, @end) to the BTF resolver; a typecast with its @cast_len
+ * and @chain (see struct tpp_btf_req), 0 for anything else
+ */
+static int ask_btf(struct tpp_argp *a, unsigned int start, unsigned int end,
+		   unsigned int at, unsigned int cast_len, unsigned int chain)
 {
 	const struct tpp_env *env = a->st->env;
 	struct tpp_btf_req *req;
 	int ret;
 
-	if (!env->btf)
-		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
-	/* A probe without a function fails here, with nothing logged */
-	if (!a->st->func && !span_starts(a->s + start, end - start, "$current"))
-		return arg_fail(a, TPP_E_NONE, at, -EINVAL);
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return no_memory(a->st);
@@ -1090,14 +1089,29 @@ static int resolve_btf(struct tpp_argp *a, unsigned int start,
 	req->flags = a->st->flags;
 	req->expr = a->s + start;
 	req->len = end - start;
+	req->cast_len = cast_len;
+	req->chain = chain;
 	req->id = TPP_E_NONE;
 	ret = env->btf->resolve(env->priv, req);
 	if (ret)
 		arg_fail(a, req->id, at + req->at, ret);
+	else if (cast_len)
+		ret = apply_btf_fields(a, req, at);
 	else
 		ret = apply_btf(a, req, at);
 	kfree(req);
 	return ret;
+}
+
+static int resolve_btf(struct tpp_argp *a, unsigned int start,
+		       unsigned int end, unsigned int at)
+{
+	if (!a->st->env->btf)
+		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
+	/* A probe without a function fails here, with nothing logged */
+	if (!a->st->func && !span_starts(a->s + start, end - start, "$current"))
+		return arg_fail(a, TPP_E_NONE, at, -EINVAL);
+	return ask_btf(a, start, end, at, 0, 0);
 }
 
 /* A bare identifier: a BTF parameter, at function entry or exit only */
@@ -1511,33 +1525,6 @@ static bool is_cast(const char *s, unsigned int len)
 	return i < len;
 }
 
-static int resolve_cast(struct tpp_argp *a, unsigned int start,
-			unsigned int close, unsigned int arrow,
-			unsigned int end, unsigned int at)
-{
-	const struct tpp_env *env = a->st->env;
-	struct tpp_btf_req *req;
-	int ret;
-
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req)
-		return no_memory(a->st);
-	req->func = a->st->func;
-	req->flags = a->st->flags;
-	req->expr = a->s + start;
-	req->len = end - start;
-	req->cast_len = close - start - 1;
-	req->chain = arrow - start;
-	req->id = TPP_E_NONE;
-	ret = env->btf->resolve(env->priv, req);
-	if (ret)
-		arg_fail(a, req->id, at + req->at, ret);
-	else
-		ret = apply_btf_fields(a, req, at);
-	kfree(req);
-	return ret;
-}
-
 /*
  * (STRUCT[,MEMBER[.MEMBER...]])TARGET->FIELD...: TARGET's value is the
  * address of a STRUCT (of its MEMBER, as container_of() takes it), read
@@ -1573,7 +1560,7 @@ static int parse_typecast(struct tpp_argp *a, unsigned int start,
 		return arg_fail(a, TPP_E_REG_PART, at + t - start, -EINVAL);
 	if (!a->nr_derefs && (src == TPP_SRC_COMM || src == TPP_SRC_IMMSTR))
 		return arg_fail(a, TPP_E_DEREF_VALUE, at + t - start, -EINVAL);
-	return resolve_cast(a, start, close - s, arrow, end, at);
+	return ask_btf(a, start, end, at, close - s - start - 1, arrow - start);
 }
 
 /* \"STR": everything up to a final '"', quotes inside included */
