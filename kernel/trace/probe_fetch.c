@@ -483,6 +483,16 @@ static nokprobe_inline void store_entry(const struct probe_insn *insn,
 	}
 }
 
+/* @entry(): the exit's copy, or the entry program's room for a string */
+static nokprobe_inline void exec_entry_insn(const struct probe_insn *insn,
+					    struct probe_hit *h)
+{
+	if (insn->op == PROBE_OP_ROOM)
+		h->end = h->dyn + insn->arg;
+	else
+		store_entry(insn, h);
+}
+
 static nokprobe_inline u32 entry_strs_size(const struct probe_insn *insn,
 					   const struct probe_hit *h)
 {
@@ -584,10 +594,8 @@ exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
 		apply_bitfield(insn, h);
 		break;
 	case PROBE_OP_ECOPY:
-		store_entry(insn, h);
-		break;
 	case PROBE_OP_ROOM:
-		h->end = h->dyn + insn->arg;
+		exec_entry_insn(insn, h);
 		break;
 	case PROBE_OP_ST_SUBREG:
 		/* @aux is below a word: the arch table says so */
