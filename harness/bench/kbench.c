@@ -51,6 +51,14 @@
 #define ENTRY_MECH "ftrace"
 #define ARG8 "$arg1 $arg2 $arg3 $arg4 $arg5 $arg6 $arg7 $arg8"
 #define ARG2 "$arg1 $arg2"
+/*
+ * An fprobe names the function as ftrace does (the wrapper is an alias
+ * of it), and BTF gives it one parameter: its 4 arguments read through it.
+ */
+#define FSYM "__do_sys_getppid"
+#define FARG4 "$arg1 +0($arg1):u64 +8($arg1):u64 +16($arg1):u64"
+#define FRET4 "$retval $arg1 +0($arg1):u64 +8($arg1):u64"
+#define FPROBE_ARGS(a) a
 #elif defined(__aarch64__)
 #define SYM "__arm64_sys_getppid"
 #define R4 "%x0 %x1 %x2 %x3"
@@ -61,6 +69,9 @@
 /* BTF knows __arm64_sys_getppid(const struct pt_regs *): only $arg1 */
 #define ARG8 NULL
 #define ARG2 "$arg1 %x4"
+/* 6.12 has fprobe (and tprobe) events on x86_64 only */
+#define FSYM SYM
+#define FPROBE_ARGS(a) NULL
 #else
 #error "kbench: x86_64 or arm64"
 #endif
@@ -71,6 +82,11 @@
  * range, so each read goes through the page fault handler and faults. */
 #define KFAULT "+0(@init_uts_ns)"
 #define USTR "+0(" UARG "):ustring"	/* ustr below, 14 chars */
+/* The uprobe cases' function gets ustr as its first argument. */
+#define UARGSTR "+0(" P "):string"
+/* The eprobe case's event: write(-1, ustr, len), refused with EBADF. */
+#define EP_EVENT "syscalls.sys_enter_write"
+#define EP_FIELDS "fd=$fd buf=+0($buf):ustring"
 #define MIX16 R4 " " ARG2 " +0(" P "):u64 +8(" P "):u32 +16(" P "):s16" \
 	" +24(" P "):x8 $comm " USTR " " KSTR " @jiffies $stack0" \
 	" +32(" P "):b4@2/32"
@@ -78,7 +94,12 @@
 /* getppid() ignores its argument; the ustring cases read it. */
 static const char ustr[] = "kbench-ustring";
 
-enum how { ENTRY, INT3, OPT, RET };
+/*
+ * How the case probes, which decides what its loop calls: getppid() for
+ * the kprobe, fprobe and tprobe (sys_enter) cases, ufunc() of this
+ * program for the uprobe ones, write(-1, ...) for the eprobe ones.
+ */
+enum how { ENTRY, INT3, OPT, RET, UPROBE, URET, FENTRY, FEXIT, TPROBE, EPROBE };
 
 struct hcase {
 	const char *name;
@@ -106,6 +127,17 @@ static const struct hcase hcases[] = {
 	{ "kretprobe-retval", RET, "$retval" },
 	{ "filter-drop",    ENTRY, P, "common_pid == 0" },
 	{ "tracing-off",    ENTRY, "", NULL, 1 },
+	{ "uprobe-0",       UPROBE, "" },
+	{ "uprobe-4reg",    UPROBE, R4 },
+	{ "uprobe-string",  UPROBE, UARGSTR },
+	{ "uretprobe-retval", URET, "$retval" },
+	{ "fprobe-0",       FENTRY, FPROBE_ARGS("") },
+	{ "fprobe-4arg",    FENTRY, FPROBE_ARGS(FARG4) },
+	{ "fexit-0",        FEXIT, FPROBE_ARGS("") },
+	{ "fexit-4arg",     FEXIT, FPROBE_ARGS(FRET4) },
+	{ "tprobe-0",       TPROBE, FPROBE_ARGS("") },
+	{ "eprobe-0",       EPROBE, "" },
+	{ "eprobe-2field",  EPROBE, EP_FIELDS },
 };
 #define NHCASES (sizeof(hcases) / sizeof(hcases[0]))
 
@@ -140,14 +172,53 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static volatile long sink;
+
+/* The uprobe cases' function, probed at its entry and its return. */
+__attribute__((noinline)) long ufunc(const char *s, long a, long b, long c)
+{
+	__asm__ volatile("" : : "r"(s) : "memory");
+	return a + b + c;
+}
+
+/* ns per call of the work a case of this kind probes, over n calls */
+static double loop_of(enum how how, long n)
+{
+	double t0 = now_ns();
+	long i;
+
+	switch (how) {
+	case UPROBE:
+	case URET:
+		for (i = 0; i < n; i++)
+			sink = ufunc(ustr, i, 2, 3);
+		break;
+	case EPROBE:
+		for (i = 0; i < n; i++)
+			syscall(SYS_write, -1, ustr, sizeof(ustr) - 1);
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid, ustr);
+	}
+	return (now_ns() - t0) / n;
+}
+
 /* ns per getppid() call over n calls */
 static double loop(long n)
 {
-	double t0 = now_ns();
+	return loop_of(ENTRY, n);
+}
 
-	for (long i = 0; i < n; i++)
-		syscall(SYS_getppid, ustr);
-	return (now_ns() - t0) / n;
+/*
+ * A uprobe hit traps twice (the breakpoint and the single step) and costs
+ * ten times a kprobe's: fewer calls give the same resolution.
+ */
+static long iters_of(enum how how)
+{
+	long n = how == UPROBE || how == URET ? iters / 8 : iters;
+
+	return n > 0 ? n : 1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -334,27 +405,28 @@ static long pick_offset(enum how how)
  * (disabled loop, enabled loop).  Fills base/probed/delta medians.
  */
 static int measure(const char *grp, const char *ev, long off, int wait_opt,
-		   int tracing_off, double out[3])
+		   int tracing_off, enum how how, double out[3])
 {
 	double b[MAXR], p[MAXR], d[MAXR];
+	long n = iters_of(how);
 
 	if (enable(grp, ev, 1))
 		return -1;
-	loop(iters / 4);	/* warm up */
+	loop_of(how, n / 4);	/* warm up */
 	for (int r = 0; r < rounds; r++) {
 		if (enable(grp, ev, 0))
 			return -1;
 		/* a disabled optprobe keeps its jump until unoptimized */
 		if (wait_opt && wait_optimized(SYM, off, 0))
 			return -2;
-		b[r] = loop(iters);
+		b[r] = loop_of(how, n);
 		if (enable(grp, ev, 1))
 			return -1;
 		if (wait_opt && wait_optimized(SYM, off, 1))
 			return -2;
 		if (tracing_off)
 			tfile("tracing_on", "0");
-		p[r] = loop(iters);
+		p[r] = loop_of(how, n);
 		if (tracing_off)
 			tfile("tracing_on", "1");
 		d[r] = p[r] - b[r];
@@ -380,12 +452,75 @@ static int selected(const char *name)
 	return hit;
 }
 
+/* PATH:0xOFFSET of ufunc() in this program's file, a uprobe's place */
+static int uprobe_place(char *buf, size_t len)
+{
+	unsigned long lo, hi, off, addr = (unsigned long)ufunc;
+	char line[512], perm[8], path[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int rc = -1;
+
+	while (f && rc && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &lo, &hi,
+			   perm, &off, path) != 5)
+			continue;
+		if (addr >= lo && addr < hi) {
+			snprintf(buf, len, "%s:0x%lx", path, addr - lo + off);
+			rc = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* What a case that is no kprobe shows in the notes */
+static const char *const probe_kind[] = {
+	[UPROBE] = "uprobe", [URET] = "uprobe", [FENTRY] = "fprobe",
+	[FEXIT] = "fprobe", [TPROBE] = "tprobe", [EPROBE] = "eprobe",
+};
+
+/* The definition of case c as event kb/e, and the file it is written to */
+static int case_def(const struct hcase *c, long off, char *def, size_t len,
+		    const char **file)
+{
+	char place[300];
+
+	*file = TRACEFS "/dynamic_events";
+	switch (c->how) {
+	case UPROBE:
+	case URET:
+		if (uprobe_place(place, sizeof(place)))
+			return -1;
+		*file = TRACEFS "/uprobe_events";
+		snprintf(def, len, "%c:kb/e %s %s", c->how == URET ? 'r' : 'p',
+			 place, c->args);
+		break;
+	case FENTRY:
+	case FEXIT:
+		snprintf(def, len, "f:kb/e %s%s %s", FSYM,
+			 c->how == FEXIT ? "%return" : "", c->args);
+		break;
+	case TPROBE:
+		snprintf(def, len, "t:kb/e sys_enter %s", c->args);
+		break;
+	case EPROBE:
+		snprintf(def, len, "e:kb/e " EP_EVENT " %s", c->args);
+		break;
+	default:
+		*file = TRACEFS "/kprobe_events";
+		snprintf(def, len, "%c:kb/e %s+%ld %s",
+			 c->how == RET ? 'r' : 'p', SYM, off, c->args);
+	}
+	return 0;
+}
+
 static void run_hcase(const struct hcase *c)
 {
 	char def[1024];
+	const char *file, *mech;
 	long off = 0;
 	double v[3];
-	const char *mech;
 	int rc;
 
 	if (!c->args) {
@@ -404,9 +539,11 @@ static void run_hcase(const struct hcase *c)
 		}
 		set_optimization(c->how == OPT);
 	}
-	snprintf(def, sizeof(def), "%c:kb/%s %s+%ld %s",
-		 c->how == RET ? 'r' : 'p', "e", SYM, off, c->args);
-	rc = add_event(def);
+	if (case_def(c, off, def, sizeof(def), &file)) {
+		err(c->name, "no place for the probe");
+		return;
+	}
+	rc = wfile(file, def, O_APPEND);
 	if (rc) {
 		char *log = slurp(TRACEFS "/error_log");
 		char *last = log ? strrchr(log, '[') : NULL;
@@ -418,10 +555,10 @@ static void run_hcase(const struct hcase *c)
 	}
 	if (c->filter && (rc = tfile("events/kb/e/filter", c->filter)))
 		err(c->name, "filter: %s", strerror(-rc));
-	rc = measure("kb", "e", off, c->how == OPT, c->tracing_off, v);
-	mech = mechanism(SYM, off);
+	rc = measure("kb", "e", off, c->how == OPT, c->tracing_off, c->how, v);
+	mech = probe_kind[c->how] ? probe_kind[c->how] : mechanism(SYM, off);
 	enable("kb", "e", 0);
-	add_event("-:kb/e");
+	wfile(file, "-:kb/e", O_APPEND);
 	settle_deletes();
 	if (c->how == INT3 || c->how == OPT)
 		set_optimization(1);
@@ -430,6 +567,9 @@ static void run_hcase(const struct hcase *c)
 				  : "enable failed");
 		return;
 	}
+	/* every case costs more than a few instructions when it hits */
+	if (v[2] < 20)
+		err(c->name, "the probe never hit: %.1f per call", v[2]);
 	printf("@@KB hit %s base=%.1f probed=%.1f delta=%.1f mech=%s off=%ld\n",
 	       c->name, v[0], v[1], v[2], mech, off);
 	fflush(stdout);
@@ -647,7 +787,7 @@ static void suite_scale(void)
 				err("scale", "only %d functions", nfuncs);
 		}
 		snprintf(name, sizeof(name), "scale-%d", ns[i]);
-		if (measure("kbs", "t", 0, 0, 0, v)) {
+		if (measure("kbs", "t", 0, 0, 0, ENTRY, v)) {
 			err(name, "enable failed");
 			continue;
 		}
