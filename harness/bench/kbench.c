@@ -126,6 +126,8 @@ static const struct hcase hcases[] = {
 	{ "kretprobe-0",    RET,   "" },
 	{ "kretprobe-retval", RET, "$retval" },
 	{ "filter-drop",    ENTRY, P, "common_pid == 0" },
+	/* arg1 is the wrapper's struct pt_regs pointer, never 0 */
+	{ "filter-drop-4arg", ENTRY, R4, "arg1 == 0" },
 	{ "tracing-off",    ENTRY, "", NULL, 1 },
 	{ "uprobe-0",       UPROBE, "" },
 	{ "uprobe-4reg",    UPROBE, R4 },

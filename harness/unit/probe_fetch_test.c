@@ -237,6 +237,7 @@ static void fire_cached(struct hit *h, unsigned int stored, int line)
 	const struct probe_prog *prog = h->prog;
 	struct probe_cache cache;
 	u8 *rec = malloc(h->size);
+	u8 *stage;
 
 	fake_stack_garbage(&cache, h->size);
 	check(probe_prog_hit_size(prog, &regs, h->edata, &cache) == h->dyn,
@@ -247,6 +248,16 @@ static void fire_cached(struct hit *h, unsigned int stored, int line)
 	check(!memcmp(rec, h->rec, h->size), "the same record with a cache",
 	      line);
 	free(rec);
+	/* the filter path's record, built whole in the cache when it fits */
+	stage = probe_prog_stage_record(prog, &regs, h->edata, h->size, &cache);
+	if (stage)
+		check(!memcmp(stage + prog->hdr_size, h->rec + prog->hdr_size,
+			      h->size - prog->hdr_size),
+		      "the same record built in the cache", line);
+	else
+		check(h->size > sizeof(cache.buf) ||
+		      (probe_prog_has_dyn(prog) && !cache.staged),
+		      "a record that fits is built in the cache", line);
 }
 
 static void fire_exit(struct hit *h, int line);

@@ -161,6 +161,76 @@ struct probe_event_link {
 	list_for_each_entry_rcu(link, &(ev)->links, list)
 
 /**
+ * struct probe_record - one record of a hit, for one trace file
+ * @fbuffer: the event machinery's state, or, on the plain path, the ring
+ *	buffer in @fbuffer.buffer
+ *
+ * Most hits go to a file with no filter, trigger, soft disable or pid
+ * filter, in an instance without stack traces: those skip the event
+ * machinery, which costs as much as the ring buffer write itself.  A
+ * file with only a filter has the record built outside the ring buffer
+ * (probe_record_filter()), so that a hit the filter rejects costs the
+ * fetch and the test, and no reserve.  The path, probe_record_path(),
+ * stays out of the struct, whose address the full path takes: the
+ * compiler then keeps it in a register.
+ */
+struct probe_record {
+	struct trace_event_buffer fbuffer;
+};
+
+/*
+ * How a record of this hit goes to @file: an &enum trace_event_path, or -1
+ * when it takes none (soft disabled, pid filter)
+ */
+static __always_inline int probe_record_path(struct trace_event_file *file)
+{
+	enum trace_event_path path = trace_event_file_path(file);
+
+	if (path == TRACE_EVENT_PATH_FULL && trace_trigger_soft_disabled(file))
+		return -1;
+	return path;
+}
+
+/*
+ * On the filter path, test @rec, a whole record of @size bytes built
+ * outside the ring buffer (its trace_entry is filled here), and write it
+ * when it matches.  True when that was done; false without such a record
+ * (NULL): the hit then goes the full way, through probe_record_reserve().
+ */
+static __always_inline bool probe_record_filter(struct trace_event_file *file,
+						void *rec, unsigned int size)
+{
+	if (!rec)
+		return false;
+	if (trace_event_plain_filter(file, rec))
+		trace_event_plain_write(file, rec, size);
+	return true;
+}
+
+/* The record, or NULL when the buffer takes none (the hit then ends) */
+static __always_inline void *probe_record_reserve(struct probe_record *r,
+						  int path,
+						  struct trace_event_file *file,
+						  unsigned int size)
+{
+	if (path == TRACE_EVENT_PATH_PLAIN)
+		return trace_event_plain_reserve(file, size, &r->fbuffer.buffer);
+	return trace_event_buffer_reserve(&r->fbuffer, file, size);
+}
+
+/* @regs: for the stack trace option, or NULL */
+static __always_inline void probe_record_commit(struct probe_record *r,
+						int path, struct pt_regs *regs)
+{
+	if (path == TRACE_EVENT_PATH_PLAIN) {
+		trace_event_plain_commit(r->fbuffer.buffer);
+		return;
+	}
+	r->fbuffer.regs = regs;
+	trace_event_buffer_commit(&r->fbuffer);
+}
+
+/**
  * struct trace_probe - what every probe type's probe object starts with
  * @devent: its entry on the dyn_event list (perf's one-off probes have
  *	none)

@@ -283,6 +283,34 @@ probe_prog_store(const struct probe_prog *prog, struct pt_regs *regs,
 	return __probe_prog_store(prog, regs, edata, rec, rec_size, cache);
 }
 
+/**
+ * probe_prog_stage_record - the whole record of a hit, outside the ring buffer
+ * @prog: the compiled probe
+ * @regs: registers at the hit
+ * @edata: entry data of a return probe, the attached event's record for
+ *	an eprobe, or NULL
+ * @rec_size: @prog->fixed_size plus what probe_prog_hit_size() returned
+ * @cache: the cache probe_prog_hit_size() of this hit filled
+ *
+ * The record the size pass staged in @cache, or else, for a probe
+ * without dynamic data, the one the store pass builds there.
+ *
+ * Return: the record, all but its first @prog->hdr_size bytes written, or
+ * NULL when it does not fit in @cache.
+ */
+static __always_inline void *
+probe_prog_stage_record(const struct probe_prog *prog, struct pt_regs *regs,
+			const unsigned long *edata, unsigned int rec_size,
+			struct probe_cache *cache)
+{
+	if (cache->staged)
+		return cache->staged == rec_size ? cache->buf : NULL;
+	if (probe_prog_has_dyn(prog) || rec_size > sizeof(cache->buf))
+		return NULL;
+	probe_prog_store(prog, regs, edata, cache->buf, rec_size, NULL);
+	return cache->buf;
+}
+
 /* Bytes of entry data a return probe saves; 0: it needs no entry handler */
 static inline unsigned int probe_prog_edata_size(const struct probe_prog *prog)
 {

@@ -100,20 +100,28 @@ static void te_trigger(struct event_trigger_data *data,
 {
 	struct te_hook *hook = container_of(data, struct te_hook, trig);
 	const struct probe_prog *prog = hook->te->tp.prog;
-	struct trace_event_buffer fbuffer;
+	struct probe_cache cache __uninitialized;
+	struct probe_record r __uninitialized;
 	unsigned int size;
 	void *entry;
+	int path;
 
-	if (unlikely(!rec) || trace_trigger_soft_disabled(hook->out))
+	if (unlikely(!rec))
 		return;
-	size = prog->fixed_size;
-	if (probe_prog_has_dyn(prog))
-		size += probe_prog_dyn_size(prog, NULL, rec, NULL);
-	entry = trace_event_buffer_reserve(&fbuffer, hook->out, size);
+	path = probe_record_path(hook->out);
+	if (path < 0)
+		return;
+	size = prog->fixed_size + probe_prog_hit_size(prog, NULL, rec, &cache);
+	if (path == TRACE_EVENT_PATH_FILTER &&
+	    probe_record_filter(hook->out,
+				probe_prog_stage_record(prog, NULL, rec, size,
+							&cache), size))
+		return;
+	entry = probe_record_reserve(&r, path, hook->out, size);
 	if (!entry)
 		return;
-	probe_prog_store(prog, NULL, rec, entry, size, NULL);
-	trace_event_buffer_commit(&fbuffer);
+	probe_prog_store(prog, NULL, rec, entry, size, &cache);
+	probe_record_commit(&r, path, NULL);
 }
 
 /* Removing an instance clears its triggers before disabling its events */

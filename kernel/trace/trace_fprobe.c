@@ -113,22 +113,30 @@ static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
 					 unsigned long entry_ip,
 					 unsigned long ret_ip)
 {
-	struct trace_event_buffer fbuffer;
 	struct probe_cache cache __uninitialized;
+	struct probe_record r __uninitialized;
+	int path = probe_record_path(file);
 	unsigned int size;
 	void *rec;
 
-	if (trace_trigger_soft_disabled(file))
+	if (path < 0)
 		return;
 	size = tf->tp.prog->fixed_size +
 	       probe_prog_hit_size(tf->tp.prog, regs, edata, &cache);
-	rec = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (path == TRACE_EVENT_PATH_FILTER) {
+		rec = probe_prog_stage_record(tf->tp.prog, regs, edata, size,
+					      &cache);
+		if (rec)
+			tf_fill_head(tf, rec, entry_ip, ret_ip);
+		if (probe_record_filter(file, rec, size))
+			return;
+	}
+	rec = probe_record_reserve(&r, path, file, size);
 	if (!rec)
 		return;
-	fbuffer.regs = regs;
 	tf_fill_head(tf, rec, entry_ip, ret_ip);
 	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
-	trace_event_buffer_commit(&fbuffer);
+	probe_record_commit(&r, path, regs);
 }
 
 static void tf_trace(const struct trace_fprobe *tf, struct pt_regs *regs,

@@ -137,22 +137,30 @@ static nokprobe_inline void tk_trace_one(const struct trace_kprobe *tk,
 					 const unsigned long *edata,
 					 unsigned long ret_ip)
 {
-	struct trace_event_buffer fbuffer;
 	struct probe_cache cache __uninitialized;
+	struct probe_record r __uninitialized;
+	int path = probe_record_path(file);
 	unsigned int size;
 	void *rec;
 
-	if (trace_trigger_soft_disabled(file))
+	if (path < 0)
 		return;
 	size = tk->tp.prog->fixed_size +
 	       probe_prog_hit_size(tk->tp.prog, regs, edata, &cache);
-	rec = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (path == TRACE_EVENT_PATH_FILTER) {
+		rec = probe_prog_stage_record(tk->tp.prog, regs, edata, size,
+					      &cache);
+		if (rec)
+			tk_fill_head(tk, rec, ret_ip);
+		if (probe_record_filter(file, rec, size))
+			return;
+	}
+	rec = probe_record_reserve(&r, path, file, size);
 	if (!rec)
 		return;
-	fbuffer.regs = regs;
 	tk_fill_head(tk, rec, ret_ip);
 	probe_prog_store(tk->tp.prog, regs, edata, rec, size, &cache);
-	trace_event_buffer_commit(&fbuffer);
+	probe_record_commit(&r, path, regs);
 }
 
 static void tk_trace(const struct trace_kprobe *tk, struct pt_regs *regs,

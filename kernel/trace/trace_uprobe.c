@@ -228,36 +228,50 @@ static void tu_hit_done(struct tu_hit *hit)
 		mutex_unlock(&hit->page->lock);
 }
 
-/* The header, then the arguments as built */
-static void tu_fill(const struct trace_uprobe *tu, void *rec, const struct tu_hit *hit)
+static void tu_fill_head(const struct trace_uprobe *tu, void *rec,
+			 const struct tu_hit *hit)
 {
 	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
-	unsigned int hdr = tu->tp.prog->hdr_size;
 
 	head[0] = hit->head[0];
 	if (tu_is_return(tu))
 		head[1] = hit->head[1];
+}
+
+/* The header, then the arguments as built */
+static void tu_fill(const struct trace_uprobe *tu, void *rec, const struct tu_hit *hit)
+{
+	unsigned int hdr = tu->tp.prog->hdr_size;
+
+	tu_fill_head(tu, rec, hit);
 	memcpy(rec + hdr, hit->page->rec + hdr, hit->size - hdr);
 }
 
 static void tu_trace(const struct trace_uprobe *tu, struct pt_regs *regs,
 		     struct tu_hit *hit)
 {
-	struct trace_event_buffer fbuffer;
 	struct probe_event_link *link;
+	struct probe_record r __uninitialized;
 	void *rec;
+	int path;
 
 	tu_build(tu, regs, hit);
 	rcu_read_lock();
 	probe_event_for_each_file(tu->tp.ev, link) {
-		if (trace_trigger_soft_disabled(link->file))
+		path = probe_record_path(link->file);
+		if (path < 0)
 			continue;
-		rec = trace_event_buffer_reserve(&fbuffer, link->file,
-						 hit->size);
+		if (path == TRACE_EVENT_PATH_FILTER) {
+			tu_fill_head(tu, hit->page->rec, hit);
+			if (probe_record_filter(link->file, hit->page->rec,
+						hit->size))
+				continue;
+		}
+		rec = probe_record_reserve(&r, path, link->file, hit->size);
 		if (!rec)
 			continue;
 		tu_fill(tu, rec, hit);
-		trace_event_buffer_commit(&fbuffer);
+		probe_record_commit(&r, path, NULL);
 	}
 	rcu_read_unlock();
 }
