@@ -68,6 +68,9 @@ enum probe_op {
 	PROBE_OP_FDEREF,	/* uprobe: in user memory, may fault it in */
 	/* stores: fill the field at @dst, end the argument */
 	PROBE_OP_ST_RAW,	/* the value, @size bytes */
+	PROBE_OP_ST_REG,	/* REG and ST_RAW in one: the pt_regs word at
+				 * offset @arg, @size bytes
+				 */
 	PROBE_OP_ST_SUBREG,	/* the value's @aux bytes @rshift bits up,
 				 * zero-extended to @size: "%edi", "%ah"
 				 */
@@ -725,6 +728,10 @@ skip:			/* the value faulted: the argument's store says so */
 		case PROBE_OP_ST_RAW:
 			put_scalar(rec + insn->dst, insn->size, val);
 			break;
+		case PROBE_OP_ST_REG:
+			val = pfa_reg(regs, insn->arg);
+			put_scalar(rec + insn->dst, insn->size, val);
+			break;
 		default:
 			insn += exec_rare_insn(insn, h, val);
 			break;
@@ -1170,6 +1177,13 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 	}
 	if (s == PF_STORE && cacheable(b, op))
 		cached = emit(b, PF_STORE, PROBE_OP_CACHED, 0);
+	/* the most common argument, a register as it is, takes one */
+	if (op == PROBE_OP_ST_RAW && f->src == TPP_SRC_REG && !n) {
+		insn = emit(b, s, PROBE_OP_ST_REG, f->val);
+		insn->dst = s == PF_ENTRY ? b->eoffset : b->offset;
+		insn->size = tpp_type_size(arg->type);
+		return 0;
+	}
 	ret = emit_source(b, f, s, text);
 	if (ret)
 		return ret;
