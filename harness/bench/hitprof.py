@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+"""gdb -batch -x hitprof.py VMLINUX: step through one probe hit in a guest
+whose QEMU listens for gdb on :1234, and count its instructions by function.
+
+The guest runs hitprof-gp (harness/bench/hitprof.sh), which calls getppid()
+five times a second with the event under test enabled on the syscall's
+wrapper.  A hardware breakpoint on the wrapper stops the next call; from
+there every instruction is stepped (QEMU steps with interrupts and timers
+off) until control is back in the wrapper after the probe, and counted
+under the function kallsyms names for it.  Instructions of code without a
+symbol (ftrace trampolines) count under "(trampoline)".
+
+Environment: HITPROF_ENTRY, the probed function; HITPROF_MAX, a bound on
+the steps; HITPROF_DUMP, functions (comma-separated) whose instructions
+are listed as they run ("@@HP pc <address> <function>").  Prints
+"@@HP <count> <function>" lines, then "@@HP total N".
+"""
+import collections
+import os
+
+import gdb
+
+entry = os.environ.get("HITPROF_ENTRY", "__x64_sys_getppid")
+maxsteps = int(os.environ.get("HITPROF_MAX", "20000"))
+dump = set(os.environ.get("HITPROF_DUMP", "").split(","))
+MASK = (1 << 64) - 1
+names = {}
+
+
+def name(pc):
+    if pc not in names:
+        out = gdb.execute(f"info symbol {pc:#x}", to_string=True).split()
+        names[pc] = out[0] if out and out[0] != "No" else "(trampoline)"
+    return names[pc]
+
+
+def pc_now():
+    return int(gdb.parse_and_eval("$pc")) & MASK
+
+
+gdb.execute("set pagination off")
+gdb.execute("target remote :1234")
+start = int(gdb.parse_and_eval(f"(unsigned long)&{entry}")) & MASK
+gdb.execute(f"hbreak *{start:#x}")
+gdb.execute("continue")
+gdb.execute("delete")
+counts = collections.Counter()
+steps = 0
+pc = pc_now()
+while steps < maxsteps:
+    here = name(pc)
+    counts[here] += 1
+    if here in dump:
+        print(f"@@HP pc {pc:#x} {here}")
+    steps += 1
+    gdb.execute("stepi", to_string=True)
+    pc = pc_now()
+    # back in the wrapper from the probe: the hit is over
+    if here != entry and name(pc) == entry and pc != start:
+        break
+for fn, n in counts.most_common():
+    print(f"@@HP {n:6d} {fn}")
+print(f"@@HP total {steps}")
+gdb.execute("kill")

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Where the instructions of one probe hit go, by function (hitprof.py).
+#
+#   harness/bench/hitprof.sh ARCH KERNEL 'DEFINITION' ['FILTER']
+#   harness/bench/hitprof.sh x86_64 ours 'p:kb/e __x64_sys_getppid'
+#
+# Boots KERNEL (ours or upstream, built by the harness) for ARCH with the
+# event defined (in dynamic_events) and enabled, and its filter set, and
+# a program that calls getppid() five times a second; QEMU runs with its
+# gdb stub, and gdb steps through one hit.  Not under -icount: the steps
+# are counted, not timed.  arm64 needs gdb-multiarch.  HITPROF_DUMP=f,g
+# lists the instructions run in functions f and g.
+set -e
+arch=$1 kernel=$2 def=$3 filter=$4
+[ -n "$def" ] || { sed -n 's/^#   //p' "$0"; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d /tmp/hitprof.XXXXXX)
+case $arch in
+x86_64) cc=gcc entry=__x64_sys_getppid gdb=gdb ;;
+arm64) cc=aarch64-linux-gnu-gcc entry=__arm64_sys_getppid gdb=gdb-multiarch ;;
+*) echo "hitprof: x86_64 or arm64" >&2; exit 2 ;;
+esac
+command -v $gdb > /dev/null || apt-get install -y -qq gdb-multiarch > /dev/null
+cat > "$tmp/gp.c" <<'EOC'
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int main(void)
+{
+	puts("@@HP start");
+	fflush(stdout);
+	for (;;) {
+		syscall(SYS_getppid);
+		usleep(200000);
+	}
+}
+EOC
+$cc -O2 -static -o "$tmp/hitprof-gp" "$tmp/gp.c"
+cat > "$tmp/job.sh" <<EOJ
+#!/bin/sh
+cd /sys/kernel/tracing
+echo '$def' >> dynamic_events || cat error_log
+ev=\$(sed -n '1s/^[^:]*:\([^ ]*\).*/\1/p' dynamic_events)
+echo 1 > events/\$ev/enable
+[ -z '$filter' ] || echo '$filter' > events/\$ev/filter
+exec /kpt/job/hitprof-gp
+EOJ
+# one boot makes the initrd and the QEMU command line; it ends by timeout
+KPT_FILES="$tmp/hitprof-gp" "$repo/harness/ktest" exec --arch "$arch" \
+	--kernel "$kernel" --script "$tmp/job.sh" --timeout 120 \
+	> "$tmp/exec.log" 2>&1 || true
+run=$(sed -n 's/^ktest: console log \(.*\)\/console.log$/\1/p' "$tmp/exec.log")
+[ -f "$run/qemu.cmd" ] || { cat "$tmp/exec.log"; exit 1; }
+vmlinux=$(sed -n 's/.*-kernel \([^ ]*\)\/arch\/.*/\1/p' "$run/qemu.cmd")/vmlinux
+# the command line's -append value is one word for the shell
+sed 's/-append \(.*\) -serial/-append "\1" -serial/; s/$/ -s/' \
+	"$run/qemu.cmd" > "$tmp/qemu.sh"
+sh "$tmp/qemu.sh" > "$tmp/console.log" 2>&1 &
+qemu=$!
+trap 'kill $qemu 2>/dev/null; rm -rf "$tmp"' EXIT
+i=0
+until grep -q '@@HP start' "$tmp/console.log"; do
+	i=$((i + 1))
+	[ $i -lt 120 ] || { tail "$tmp/console.log"; exit 1; }
+	sleep 5
+done
+HITPROF_ENTRY=$entry HITPROF_DUMP=$HITPROF_DUMP $gdb -q -batch -x "$here/hitprof.py" "$vmlinux" 2>&1 |
+	sed -n 's/^@@HP //p'
