@@ -9,8 +9,8 @@
 # event defined (in dynamic_events) and enabled, and its filter set, and
 # a program that calls getppid() five times a second; QEMU runs with its
 # gdb stub, and gdb steps through one hit.  Not under -icount: the steps
-# are counted, not timed.  arm64 needs gdb-multiarch.  HITPROF_DUMP=f,g
-# lists the instructions run in functions f and g.
+# are counted, not timed.  HITPROF_DUMP=f,g lists the instructions run in
+# functions f and g.
 set -e
 arch=$1 kernel=$2 def=$3 filter=$4
 [ -n "$def" ] || { sed -n 's/^#   //p' "$0"; exit 2; }
@@ -19,10 +19,14 @@ repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/hitprof.XXXXXX)
 case $arch in
 x86_64) cc=gcc entry=__x64_sys_getppid gdb=gdb ;;
-arm64) cc=aarch64-linux-gnu-gcc entry=__arm64_sys_getppid gdb=gdb-multiarch ;;
-*) echo "hitprof: x86_64 or arm64" >&2; exit 2 ;;
+*)
+	# arm64: a step over the kprobe's BRK showed none of the handler's
+	# instructions (the exception seems to be stepped whole); until that
+	# is understood, no table rather than a wrong one
+	echo "hitprof: x86_64 only" >&2
+	exit 2
+	;;
 esac
-command -v $gdb > /dev/null || apt-get install -y -qq gdb-multiarch > /dev/null
 cat > "$tmp/gp.c" <<'EOC'
 #include <stdio.h>
 #include <sys/syscall.h>
