@@ -14,6 +14,7 @@ import re
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 
 from . import initramfs, paths, qemu
@@ -454,6 +455,9 @@ def main(h, args):
         path = save(results_path(name), name, new)
         log(f"{name}: bench took {time.monotonic() - t0:.0f}s; "
             f"results in {path}")
+        plot = subprocess.run([sys.executable, os.path.join(BENCH, "plot.py")],
+                              capture_output=True, text=True)
+        log(f"plot: {plot.stdout.strip() or plot.stderr.strip()}")
     return status
 
 

@@ -93,3 +93,59 @@ class Sections(unittest.TestCase):
         self.assertEqual(bench.icount_section(hit), "icount-hit")
         self.assertEqual(bench.icount_section(two), "icount-hit-scale")
         self.assertEqual(bench.icount_section(full), "icount")
+
+
+class Plot(unittest.TestCase):
+    """harness/bench/plot.py draws the results files it is given."""
+
+    TEXT = """\
+== icount == suites hit,floor,scale
+measured 2026-11-26 15:05 UTC, 6.12.117, config x, ours at abc1234
+
+case                       upstream       ours   ratio     diff  notes
+base getppid/call             197.2      197.2   1.000     +0.0
+kprobe-0                      769.0      631.8   0.822   -137.2  ftrace
+fprobe-0                          -          -       -        -  not on this arch
+scale others=0                769.0      631.8   0.822   -137.2
+scale others=1000             819.0      631.8   0.771   -187.2  per add: x
+
+== scale-long == SUITE=scale SCALE_COUNTS=0,1000,10000 (LONG=1)
+measured 2026-11-25 07:33 UTC, 6.12.117, config y, ours at e52a1e8
+scale others=0                769.0      761.0   0.990     -8.0
+scale others=10000           1529.8      766.0   0.501   -763.8  per add: y
+"""
+
+    def load(self):
+        import importlib.util
+        path = os.path.join(os.path.dirname(__file__), "..", "bench",
+                            "plot.py")
+        spec = importlib.util.spec_from_file_location("plot", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    def test_rows_and_one_scale_section(self):
+        plot = self.load()
+        secs = plot.sections(self.TEXT)
+        self.assertEqual([r[0] for r in plot.rows(secs["icount"])],
+                         ["base getppid/call", "kprobe-0", "scale others=0",
+                          "scale others=1000"])
+        pts, source = plot.scale_points(secs)
+        # the LONG section alone: its run is not mixed with icount's
+        self.assertEqual(pts["ours"], [(0, 761.0), (10000, 766.0)])
+        self.assertEqual(source, "section scale-long, ours at e52a1e8")
+
+    def test_svg(self):
+        plot = self.load()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results-x86_64.txt")
+            with open(path, "w") as f:
+                f.write(self.TEXT)
+            plot.HERE = d
+            out = plot.main([path])
+            with open(out) as f:
+                svg = f.read()
+        self.assertIn("x86_64: guest instructions per hit", svg)
+        self.assertIn(">kprobe-0<", svg)
+        self.assertNotIn(">fprobe-0<", svg)
+        self.assertIn("section scale-long", svg)
