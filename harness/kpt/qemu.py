@@ -15,8 +15,12 @@ from . import console
 from .util import log
 
 # Seconds without console output before the guest's userland starts
-# that mean a hung boot.
+# that mean a hung boot.  A debug kernel (KASAN, lockdep) runs the ftrace
+# start-up tests several times slower: after "Testing tracer nop: PASSED"
+# it printed nothing for over 120 s on a busy host, and the boot was
+# taken for hung twice in a row.
 BOOT_SILENCE = 120
+DEBUG_BOOT_SILENCE = 600
 BOOTED = b"@@KPT-BOOTED"
 
 
@@ -63,11 +67,12 @@ def boot(build, initrd, rundir, timeout, stream=True, icount=False,
     for attempt in (1, 2):
         log(f"booting {build.kernel} {build.arch.name} (timeout {timeout}s)"
             f", console: {logpath}")
-        why, booted = _pump(cmd, logpath, timeout, stream, run_silence)
+        why, booted = _pump(cmd, logpath, timeout, stream, run_silence,
+                            boot_silence(build))
         if why != "silent" or booted or attempt == 2:
             break
-        log(f"guest hung during boot (no console output for {BOOT_SILENCE}s)"
-            "; retrying once")
+        log(f"guest hung during boot (no console output for "
+            f"{boot_silence(build)}s); retrying once")
         os.replace(logpath, os.path.join(rundir, "console.hung.log"))
     with open(logpath, errors="replace") as f:
         res = console.parse(f.read().splitlines(), timed_out=why != "exit")
@@ -77,13 +82,19 @@ def boot(build, initrd, rundir, timeout, stream=True, icount=False,
     return res
 
 
-def _pump(cmd, logpath, timeout, stream, run_silence):
+def boot_silence(build):
+    """Seconds of silence before userland that mean a hung boot"""
+    return DEBUG_BOOT_SILENCE if getattr(build, "debug", False) \
+        else BOOT_SILENCE
+
+
+def _pump(cmd, logpath, timeout, stream, run_silence, silence=None):
     """Copy QEMU's console to the log (and stdout) until QEMU exits.
 
     Return (why, booted): why is "exit", "timeout" (the whole run took too
-    long) or "silent" (no output for BOOT_SILENCE seconds before userland
-    started, or run_silence after, if given); booted tells if userland
-    started.
+    long) or "silent" (no output for @silence, default BOOT_SILENCE,
+    seconds before userland started, or run_silence after, if given);
+    booted tells if userland started.
     """
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -97,7 +108,8 @@ def _pump(cmd, logpath, timeout, stream, run_silence):
     with open(logpath, "wb") as logf:
         while True:
             now = time.monotonic()
-            quiet = (run_silence or timeout) if booted else BOOT_SILENCE
+            quiet = (run_silence or timeout) if booted else \
+                (silence or BOOT_SILENCE)
             if now >= deadline:
                 why = "timeout"
                 break

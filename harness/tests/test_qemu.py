@@ -30,3 +30,11 @@ class Pump(unittest.TestCase):
         why, booted = pump("printf 'early\\n'; sleep 8")
         self.assertFalse(booted)
         self.assertEqual(why, "silent")
+
+    def test_debug_kernels_get_longer_to_boot(self):
+        class Build:
+            debug = False
+        self.assertEqual(qemu.boot_silence(Build()), qemu.BOOT_SILENCE)
+        Build.debug = True
+        self.assertEqual(qemu.boot_silence(Build()), qemu.DEBUG_BOOT_SILENCE)
+        self.assertGreater(qemu.DEBUG_BOOT_SILENCE, qemu.BOOT_SILENCE)
