@@ -160,27 +160,19 @@ struct probe_event_link {
 #define probe_event_for_each_file(ev, link) \
 	list_for_each_entry_rcu(link, &(ev)->links, list)
 
-/**
- * struct probe_record - one record of a hit, for one trace file
- * @fbuffer: the event machinery's state, or, on the plain path, the ring
- *	buffer in @fbuffer.buffer
- *
- * Most hits go to a file with no filter, trigger, soft disable or pid
- * filter, in an instance without stack traces: those skip the event
- * machinery, which costs as much as the ring buffer write itself.  A
- * file with only a filter has the record built outside the ring buffer
- * (probe_record_filter()), so that a hit the filter rejects costs the
- * fetch and the test, and no reserve.  The path, probe_record_path(),
- * stays out of the struct, whose address the full path takes: the
- * compiler then keeps it in a register.
- */
-struct probe_record {
-	struct trace_event_buffer fbuffer;
-};
-
 /*
+ * One record of a hit, for one trace file.  Most hits go to a file with
+ * no filter, trigger, soft disable or pid filter, in an instance without
+ * stack traces: those skip the event machinery, which costs as much as
+ * the ring buffer write itself.  A file with only a filter has the record
+ * built outside the ring buffer (probe_record_filter()), so that a hit
+ * the filter rejects costs the fetch and the test, and no reserve.  The
+ * handler keeps the path in a local of its own, not in the
+ * trace_event_buffer whose address the full path takes, so that it stays
+ * in a register.
+ *
  * How a record of this hit goes to @file: an &enum trace_event_path, or -1
- * when it takes none (soft disabled, pid filter)
+ * when it takes none (soft disabled, pid filter).
  */
 static __always_inline int probe_record_path(struct trace_event_file *file)
 {
@@ -207,27 +199,30 @@ static __always_inline bool probe_record_filter(struct trace_event_file *file,
 	return true;
 }
 
-/* The record, or NULL when the buffer takes none (the hit then ends) */
-static __always_inline void *probe_record_reserve(struct probe_record *r,
+/*
+ * The record, or NULL when the buffer takes none (the hit then ends).  On
+ * the plain path @fb keeps only the ring buffer.
+ */
+static __always_inline void *probe_record_reserve(struct trace_event_buffer *fb,
 						  int path,
 						  struct trace_event_file *file,
 						  unsigned int size)
 {
 	if (path == TRACE_EVENT_PATH_PLAIN)
-		return trace_event_plain_reserve(file, size, &r->fbuffer.buffer);
-	return trace_event_buffer_reserve(&r->fbuffer, file, size);
+		return trace_event_plain_reserve(file, size, &fb->buffer);
+	return trace_event_buffer_reserve(fb, file, size);
 }
 
 /* @regs: for the stack trace option, or NULL */
-static __always_inline void probe_record_commit(struct probe_record *r,
+static __always_inline void probe_record_commit(struct trace_event_buffer *fb,
 						int path, struct pt_regs *regs)
 {
 	if (path == TRACE_EVENT_PATH_PLAIN) {
-		trace_event_plain_commit(r->fbuffer.buffer);
+		trace_event_plain_commit(fb->buffer);
 		return;
 	}
-	r->fbuffer.regs = regs;
-	trace_event_buffer_commit(&r->fbuffer);
+	fb->regs = regs;
+	trace_event_buffer_commit(fb);
 }
 
 /**

@@ -47,11 +47,12 @@ enum probe_op {
 	/* sources: set the value */
 	PROBE_OP_REG,		/* the pt_regs word at offset @arg */
 	PROBE_OP_STACK,		/* kernel stack entry @arg */
-	PROBE_OP_STACKP,	/* the stack pointer */
 	PROBE_OP_RETVAL,	/* the return value */
 	PROBE_OP_ARG,		/* function argument @arg, from 0 */
-	PROBE_OP_EDATA,		/* entry data slot @arg */
 	PROBE_OP_IMM,		/* @arg: \IMM, @ADDR, or @SYM once resolved */
+	/* from here to PERCPU: the rarer ones, other_source() */
+	PROBE_OP_STACKP,	/* the stack pointer */
+	PROBE_OP_EDATA,		/* entry data slot @arg */
 	PROBE_OP_FIELD,		/* eprobe: field at @arg of the event's record,
 				 * @size bytes, read as enum probe_efield_kind
 				 * @aux
@@ -698,13 +699,7 @@ static nokprobe_inline void exec_insns(const struct probe_insn *insn,
 		case PROBE_OP_IMM:
 			val = insn->arg;
 			break;
-		case PROBE_OP_STACKP:
-		case PROBE_OP_EDATA:
-		case PROBE_OP_FIELD:
-		case PROBE_OP_USTACK:
-		case PROBE_OP_CURRENT:
-		case PROBE_OP_FOFFS:
-		case PROBE_OP_PERCPU:
+		case PROBE_OP_STACKP ... PROBE_OP_PERCPU:
 			val = other_source(insn, h, val);
 			break;
 		case PROBE_OP_DEREF:

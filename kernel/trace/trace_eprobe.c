@@ -101,7 +101,7 @@ static void te_trigger(struct event_trigger_data *data,
 	struct te_hook *hook = container_of(data, struct te_hook, trig);
 	const struct probe_prog *prog = hook->te->tp.prog;
 	struct probe_cache cache __uninitialized;
-	struct probe_record r __uninitialized;
+	struct trace_event_buffer fbuffer __uninitialized;
 	unsigned int size;
 	void *entry;
 	int path;
@@ -117,11 +117,11 @@ static void te_trigger(struct event_trigger_data *data,
 				probe_prog_stage_record(prog, NULL, rec, size,
 							&cache), size))
 		return;
-	entry = probe_record_reserve(&r, path, hook->out, size);
+	entry = probe_record_reserve(&fbuffer, path, hook->out, size);
 	if (!entry)
 		return;
 	probe_prog_store(prog, NULL, rec, entry, size, &cache);
-	probe_record_commit(&r, path, NULL);
+	probe_record_commit(&fbuffer, path, NULL);
 }
 
 /* Removing an instance clears its triggers before disabling its events */

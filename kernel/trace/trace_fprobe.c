@@ -114,7 +114,7 @@ static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
 					 unsigned long ret_ip)
 {
 	struct probe_cache cache __uninitialized;
-	struct probe_record r __uninitialized;
+	struct trace_event_buffer fbuffer __uninitialized;
 	int path = probe_record_path(file);
 	unsigned int size;
 	void *rec;
@@ -131,12 +131,12 @@ static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
 		if (probe_record_filter(file, rec, size))
 			return;
 	}
-	rec = probe_record_reserve(&r, path, file, size);
+	rec = probe_record_reserve(&fbuffer, path, file, size);
 	if (!rec)
 		return;
 	tf_fill_head(tf, rec, entry_ip, ret_ip);
 	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
-	probe_record_commit(&r, path, regs);
+	probe_record_commit(&fbuffer, path, regs);
 }
 
 static void tf_trace(const struct trace_fprobe *tf, struct pt_regs *regs,

@@ -138,7 +138,7 @@ static nokprobe_inline void tk_trace_one(const struct trace_kprobe *tk,
 					 unsigned long ret_ip)
 {
 	struct probe_cache cache __uninitialized;
-	struct probe_record r __uninitialized;
+	struct trace_event_buffer fbuffer __uninitialized;
 	int path = probe_record_path(file);
 	unsigned int size;
 	void *rec;
@@ -155,12 +155,12 @@ static nokprobe_inline void tk_trace_one(const struct trace_kprobe *tk,
 		if (probe_record_filter(file, rec, size))
 			return;
 	}
-	rec = probe_record_reserve(&r, path, file, size);
+	rec = probe_record_reserve(&fbuffer, path, file, size);
 	if (!rec)
 		return;
 	tk_fill_head(tk, rec, ret_ip);
 	probe_prog_store(tk->tp.prog, regs, edata, rec, size, &cache);
-	probe_record_commit(&r, path, regs);
+	probe_record_commit(&fbuffer, path, regs);
 }
 
 static void tk_trace(const struct trace_kprobe *tk, struct pt_regs *regs,

@@ -251,7 +251,7 @@ static void tu_trace(const struct trace_uprobe *tu, struct pt_regs *regs,
 		     struct tu_hit *hit)
 {
 	struct probe_event_link *link;
-	struct probe_record r __uninitialized;
+	struct trace_event_buffer fbuffer __uninitialized;
 	void *rec;
 	int path;
 
@@ -267,11 +267,11 @@ static void tu_trace(const struct trace_uprobe *tu, struct pt_regs *regs,
 						hit->size))
 				continue;
 		}
-		rec = probe_record_reserve(&r, path, link->file, hit->size);
+		rec = probe_record_reserve(&fbuffer, path, link->file, hit->size);
 		if (!rec)
 			continue;
 		tu_fill(tu, rec, hit);
-		probe_record_commit(&r, path, NULL);
+		probe_record_commit(&fbuffer, path, NULL);
 	}
 	rcu_read_unlock();
 }
