@@ -19,7 +19,7 @@ all: help
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness check-debug check-wide check-arches check-clients baseline diff unit fuzz bench bench-smoke series series-verify series-check"
+	@echo "Targets: deps build run demo exec check check-harness check-debug check-wide check-arches check-clients baseline diff unit fuzz fuzz-long bench bench-smoke series series-verify series-check"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -99,8 +99,8 @@ check: docs
 
 # libFuzzer over the parser and the fetch programs (harness/unit/README.md):
 # fuzz-smoke runs FUZZ_RUNS (1M) executions from the seeds, fuzz runs for
-# FUZZ_TIME seconds and prints the executions and trace_probe.c coverage.
-.PHONY: fuzz fuzz-smoke fuzz-deps
+# FUZZ_TIME seconds and prints the executions and the parser's coverage.
+.PHONY: fuzz fuzz-smoke fuzz-deps fuzz-long
 fuzz-deps:
 	@command -v clang-14 >/dev/null && command -v llvm-cov-14 >/dev/null || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
@@ -111,6 +111,11 @@ fuzz-smoke: fuzz-deps
 
 fuzz: fuzz-deps
 	$(MAKE) -C harness/unit fuzz
+
+# The long run (harness/results/long-runs.txt): FUZZ_TIME seconds of
+# FUZZ_JOBS processes without sanitizers, the corpus replayed with them.
+fuzz-long: fuzz-deps
+	$(MAKE) -C harness/unit fuzz-long
 
 # The harness's own tests: the console parser against saved real logs.
 check-harness:
