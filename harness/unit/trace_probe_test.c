@@ -505,6 +505,11 @@ static void test_uprobe_args(void)
 	CHECK(def && def->args[1].fetch.val == 99999);
 	CHECK(def && def->args[2].store == TPP_ST_USTRING);
 	tpp_free(def);
+	/* the whole index, not its low 32 bits (a deliberate difference) */
+	def = AOK(&env_x86, TPP_USER, NULL, "p /bin/sh:10 $stack4294967296");
+	CHECK(def && def->args[0].fetch.src == TPP_SRC_STACK &&
+	      def->args[0].fetch.val == 4294967296UL);
+	tpp_free(def);
 	def = AOK(&env_x86, TPP_USER | TPP_RETURN, NULL, "r /bin/sh:10 $retval");
 	CHECK(def && def->args[0].fetch.src == TPP_SRC_RETVAL);
 	tpp_free(def);
