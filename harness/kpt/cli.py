@@ -34,10 +34,17 @@ def _prepare(args, archname):
     """Build the kernel and the base initramfs; (build, base, testsrc)."""
     a = archmod.get(archname)
     deps.ensure(a)
-    b = kbuild.Build(args.kernel, a, debug=args.debug).build()
+    b = kbuild.Build(args.kernel, a, flavour(args)).build()
     testsrc = check.testsrc()
     base = initramfs.base(b, testsrc)
     return b, base, testsrc
+
+
+def flavour(args):
+    """The kernel flavour the options ask for (kbuild.FLAVOURS)"""
+    if args.kcsan:
+        return "kcsan"
+    return "debug" if args.debug else ""
 
 
 def _env(b):
@@ -68,7 +75,7 @@ def cmd_make(args):
     for name in args.arches:
         a = archmod.get(name)
         deps.ensure(a)
-        b = kbuild.Build(args.kernel, a, debug=args.debug)
+        b = kbuild.Build(args.kernel, a, flavour(args))
         b.targets(*args.targets)
         log(f"{name}: made {' '.join(args.targets)} in {b.dir}")
     return 0
@@ -273,6 +280,9 @@ def parse_args(argv):
                    choices=["ours", "upstream"])
     p.add_argument("--debug", action="store_true",
                    default=os.environ.get("DEBUG", "0") not in ("", "0"))
+    p.add_argument("--kcsan", action="store_true",
+                   default=os.environ.get("KCSAN", "0") not in ("", "0"),
+                   help="the KCSAN flavour (check-debug: the KCSAN lane)")
     p.add_argument("--script", default=os.environ.get("SCRIPT"))
     p.add_argument("--tests", default=os.environ.get("TESTS", ""))
     p.add_argument("--timeout", type=int,

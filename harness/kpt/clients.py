@@ -443,10 +443,10 @@ class _Harness:
         return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
 
     @staticmethod
-    def prepare(archname, kernel, debug=False):
+    def prepare(archname, kernel, flavour=""):
         a = archmod.get(archname)
         deps.ensure(a)
-        b = kbuild.Build(kernel, a, debug=debug).build()
+        b = kbuild.Build(kernel, a, flavour).build()
         return b, initramfs.base(b, check.testsrc())
 
 

@@ -145,7 +145,7 @@ def base(build, testsrc):
             shutil.copytree(mods, os.path.join(r, "lib/modules"),
                             symlinks=True, ignore=shutil.ignore_patterns(
                                 "build", "source"))
-        if build.debug:
+        if build.flavour == "debug":
             unsign_modules(os.path.join(r, "lib/modules"))
         with open(os.path.join(r, "etc/passwd"), "w") as f:
             f.write("root:x:0:0:root:/root:/bin/sh\n"

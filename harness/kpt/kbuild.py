@@ -22,16 +22,32 @@ _OPT = re.compile(r"^(CONFIG_\w+)=(.*)$")
 _OFF = re.compile(r"^# (CONFIG_\w+) is not set$")
 
 
-def fragments(arch, debug):
+# Kernel flavours: "" (make check), "debug" (DEBUG=1: KASAN, lockdep, ...)
+# and "kcsan" (KCSAN=1), each a fragment on top of base + arch.
+FLAVOURS = ("", "debug", "kcsan")
+
+# kernel/trace/Makefile keeps KCSAN out of the whole directory (the
+# function tracer must not recurse into the KCSAN runtime).  The probe
+# event files are not on the function tracer's path; the kcsan flavour
+# instruments them, ours and 6.12's by the same names, so the lane sees
+# races in them.  A per-file KCSAN_SANITIZE_<obj>=y on the command line
+# wins over the directory's KCSAN_SANITIZE := n (scripts/Makefile.lib).
+KCSAN_OBJECTS = ("trace_probe", "trace_kprobe", "trace_uprobe",
+                 "trace_fprobe", "trace_eprobe", "trace_dynevent",
+                 "trace_btf", "probe_btf", "probe_event", "probe_fetch",
+                 "probe_kenv")
+
+
+def fragments(arch, flavour=""):
     names = ["base.config", arch.fragment]
-    if debug:
-        names.append("debug.config")
+    if flavour:
+        names.append(f"{flavour}.config")
     return [os.path.join(CONFIG_DIR, n) for n in names]
 
 
-def config_hash(arch, debug, frags=None):
+def config_hash(arch, flavour, frags=None):
     h = hashlib.sha256(f"tinyconfig {arch.name} {arch.cross}\n".encode())
-    for frag in frags or fragments(arch, debug):
+    for frag in frags or fragments(arch, flavour):
         with open(frag, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
@@ -61,16 +77,30 @@ def locked(name):
 class Build:
     """One kernel build: KERNEL x ARCH x config."""
 
-    def __init__(self, kernel, arch, debug=False, frags=None):
-        """@frags: the config fragments, instead of base + arch (+ debug)"""
+    def __init__(self, kernel, arch, flavour="", frags=None):
+        """@flavour: one of FLAVOURS; @frags: the config fragments,
+        instead of base + arch (+ flavour)"""
+        if flavour not in FLAVOURS:
+            raise SystemExit(f"ktest: no kernel flavour '{flavour}'")
         self.kernel = kernel
         self.arch = arch
-        self.debug = debug
-        self.frags = frags or fragments(arch, debug)
-        self.hash = config_hash(arch, debug, self.frags)
-        tag = "-debug" if debug else ""
+        self.flavour = flavour
+        self.frags = frags or fragments(arch, flavour)
+        self.hash = config_hash(arch, flavour, self.frags)
+        tag = f"-{flavour}" if flavour else ""
         self.dir = paths.build(f"{kernel}-{arch.name}{tag}-{self.hash}")
         self.src = None
+
+    @property
+    def debug(self):
+        """A sanitizer flavour: slow to boot and to run"""
+        return bool(self.flavour)
+
+    def make_vars(self):
+        """Variables the flavour sets on make's command line"""
+        if self.flavour != "kcsan":
+            return []
+        return [f"KCSAN_SANITIZE_{o}.o=y" for o in KCSAN_OBJECTS]
 
     def make(self, *targets, logf=None):
         cc = f"{self.arch.cross}gcc"
@@ -86,7 +116,7 @@ class Build:
         cmd = ["make", "-C", self.src, f"O={self.dir}",
                f"ARCH={self.arch.kernel_arch}",
                f"CROSS_COMPILE={self.arch.cross}", f"CC={cc}",
-               f"-j{os.cpu_count() + 1}", *targets]
+               f"-j{os.cpu_count() + 1}", *self.make_vars(), *targets]
         r = subprocess.run(cmd, env=env, stdout=logf, stderr=subprocess.STDOUT,
                            stdin=subprocess.DEVNULL)
         return r.returncode

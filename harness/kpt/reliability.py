@@ -12,27 +12,50 @@ it happened in.  kpperm's lines must equal harness/reliability/
 perm-<arch>.txt, recorded from KERNEL=upstream (--save-baseline).  A
 second boot with lockdown=confidentiality and a kprobe_event= probe
 (lockdown-boot.sh) must print what 6.12 prints (lockdown-<arch>.txt).
+
+KCSAN=1 is a lane of its own on the kcsan flavour (harness/config/
+kcsan.config): the ftracetests, kpfuzz and 5 minutes of kpstress.  Every
+KCSAN report is a row (harness/kpt/kcsan.py): one in the probe event
+files fails, one elsewhere is listed with whether 6.12 showed it in the
+same lane (kcsan-<arch>.txt, saved by KERNEL=upstream --save-baseline).
 """
 
 import os
 import re
 import time
 
-from . import check, expect, qemu
+from . import check, expect, kcsan, qemu
 from .util import log, run
 
 REL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))), "reliability")
 PROGRAMS = ("kpfailnth", "kpfuzz", "kpstress", "kpperm")
-PHASES = ("kmemleak-baseline", "failnth", "fuzz", "stress", "perm",
-          "kmemleak", "lockdown")
-# Budgets in the debug kernel (seconds are upper bounds, counts the aim).
-BUDGET = {
-    "REL_FAILNTH_ARGS": "-m 400 -t 600",
-    "REL_FUZZ_ARGS": "-n 20000 -t 150 -s 1",
-    "REL_STRESS_ARGS": "-t 90 -s 1",
+
+
+class Lane:
+    """@phases: the rows rel.sh runs, in order; @budget: rel.env
+    defaults (seconds are upper bounds, counts the aim); @seconds: what
+    the phases may take at most; @append: kernel command line"""
+
+    def __init__(self, phases, budget, seconds, append):
+        self.phases = phases
+        self.budget = budget
+        self.seconds = seconds
+        self.append = append
+
+
+LANES = {
+    "debug": Lane(("kmemleak-baseline", "failnth", "fuzz", "stress", "perm",
+                   "kmemleak", "lockdown"),
+                  {"REL_FAILNTH_ARGS": "-m 400 -t 600",
+                   "REL_FUZZ_ARGS": "-n 20000 -t 150 -s 1",
+                   "REL_STRESS_ARGS": "-t 90 -s 1"},
+                  600 + 150 + 90 + 300, "kasan_multi_shot"),
+    "kcsan": Lane(("fuzz", "stress"),
+                  {"REL_FUZZ_ARGS": "-n 20000 -t 300 -s 1",
+                   "REL_STRESS_ARGS": "-t 300 -s 1"},
+                  300 + 300 + 300, ""),
 }
-REL_SECONDS = 600 + 150 + 90 + 300
 
 
 def programs(arch, outdir):
@@ -70,10 +93,12 @@ def corpus(archname, rundir):
     return out
 
 
-def job(rundir, cases):
-    """Job script and the rel.env budgets; returns the script's path."""
+def job(rundir, cases, lane):
+    """Job script and rel.env (phases, budgets); the script's path."""
     with open(os.path.join(rundir, "rel.env"), "w") as f:
-        for k, v in BUDGET.items():
+        phases = [p for p in lane.phases if p != "kmemleak-baseline"]
+        f.write(f"REL_PHASES='{' '.join(phases)}'\n")
+        for k, v in lane.budget.items():
             f.write(f"{k}='{os.environ.get(k, v)}'\n")
     script = os.path.join(rundir, "job.sh")
     with open(script, "w") as f:
@@ -142,24 +167,56 @@ def lockdown_boot(h, args, b, base, archname):
     return rows
 
 
+def kcsan_path(archname):
+    return os.path.join(REL, f"kcsan-{archname}.txt")
+
+
+def kcsan_rows(res, b, archname, kernel, save):
+    """Take the KCSAN reports out of @res's splats; a row per race."""
+    tests = [(n, m.group(1) if m.group(1) != "(end)" else "")
+             for n, ln in enumerate(res.lines, 1)
+             for m in [re.search(r"@@KPT-TEST-BEGIN (\S+)", ln)] if m]
+    reports = kcsan.parse(res.lines, tests)
+    titles = {r.lineno for r in reports}
+    res.splats = [s for s in res.splats if s.lineno not in titles]
+    keys = sorted({r.key for r in reports})
+    if save and kernel == "upstream":
+        with open(kcsan_path(archname), "w") as f:
+            f.write(f"# KCSAN races of KERNEL=upstream (make check-debug "
+                    f"KCSAN=1), {time.strftime('%Y-%m-%d')}\n")
+            f.write("".join(f"{k}\n" for k in keys))
+        log(f"saved {kcsan_path(archname)}")
+    reference = None if kernel == "upstream" else \
+        kcsan.load_reference(kcsan_path(archname))
+    rows = kcsan.rows(reports, kcsan.product_symbols(b), reference)
+    return rows or [("kcsan", "PASS", True, "no KCSAN report")]
+
+
 def check_debug(h, args, archname):
     """One arch; returns (passed, failed)."""
+    lane_name = "kcsan" if args.kcsan else "debug"
+    lane = LANES[lane_name]
     b, base, testsrc = h.prepare(args, archname, args.kernel)
     exp = expect.load(archname, args.kernel)
     cases = check.order(check.select(testsrc, args.tests), exp)
-    rundir = h.rundir(args.kernel, archname, "check-debug")
+    rundir = h.rundir(args.kernel, archname, f"check-{lane_name}")
     files = programs(b.arch, rundir)
     files.update({"rel.sh": os.path.join(REL, "rel.sh"),
                   "failnth.txt": corpus(archname, rundir)})
-    script = job(rundir, cases)
+    script = job(rundir, cases, lane)
     files["rel.env"] = os.path.join(rundir, "rel.env")
     initrd = h.initrd(rundir, base, "script", script, h.env(b), files)
-    timeout = args.timeout or (check.boot_timeout(cases) * 3 + REL_SECONDS)
+    timeout = args.timeout or (check.boot_timeout(cases) * 3 + lane.seconds)
     res = qemu.boot(b, initrd, rundir, timeout, stream=args.verbose,
-                    append="kasan_multi_shot", run_silence=900)
-    rows = check.judge(res, cases + [f"rel/{p}" for p in PHASES], exp)
-    rows += perm_rows(res, archname, args.kernel, args.save_baseline)
-    rows += lockdown_boot(h, args, b, base, archname)
+                    append=lane.append, run_silence=900)
+    races = []
+    if lane_name == "kcsan":
+        races = kcsan_rows(res, b, archname, args.kernel, args.save_baseline)
+    rows = check.judge(res, cases + [f"rel/{p}" for p in lane.phases], exp)
+    rows += races
+    if lane_name == "debug":
+        rows += perm_rows(res, archname, args.kernel, args.save_baseline)
+        rows += lockdown_boot(h, args, b, base, archname)
     totals = [0, 0]
     for key, result, ok, note in rows:
         print(f"{'ok  ' if ok else 'FAIL'} {archname:7} {args.kernel:8} "
@@ -171,7 +228,7 @@ def check_debug(h, args, archname):
                           "kmemleak:")):
             print(f"note {archname}: {ln.strip()}")
     check.save_results(os.path.join(rundir, "results.txt"), rows)
-    print(f"ktest: {archname} {args.kernel} debug: "
+    print(f"ktest: {archname} {args.kernel} {lane_name}: "
           f"{res.verdict(exp.allowed_console())}; log {rundir}/console.log",
           flush=True)
     return totals

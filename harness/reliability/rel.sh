@@ -7,7 +7,7 @@
 #   @@KPT-TEST-BEGIN rel/<phase>   ...   @@KPT-RESULT rel/<phase> PASS|FAIL
 # kpperm's lines go to the console as "@@KPT-PERM <line>" for the host to
 # compare with the upstream kernel's.  Lockdown comes last: it cannot be
-# undone.  Budgets come from /kpt/job/rel.env (REL_* variables).
+# undone.  Phases and budgets come from /kpt/job/rel.env (REL_*).
 # Usage: rel.sh pre (before the ftracetests), rel.sh (after them).
 
 J=/kpt/job
@@ -88,14 +88,19 @@ perm() { # args
 	test $rc = 0
 }
 
+# REL_PHASES (rel.env) names the phases of the lane, in this order:
+# failnth fuzz stress perm kmemleak lockdown (the KCSAN lane: fuzz stress).
 if [ "$1" = pre ]; then
-	phase kmemleak-baseline kmemleak_baseline
+	case " $REL_PHASES " in
+	*" kmemleak "*) phase kmemleak-baseline kmemleak_baseline ;;
+	esac
 	exit 0
 fi
-phase failnth failnth
-phase fuzz fuzz
-phase stress stress
-phase perm perm
-phase kmemleak kmemleak_final
-phase lockdown perm -L
+for p in $REL_PHASES; do
+	case $p in
+	kmemleak) phase kmemleak kmemleak_final ;;
+	lockdown) phase lockdown perm -L ;;
+	*) phase $p $p ;;
+	esac
+done
 echo "@@KPT-TEST-BEGIN (end)"

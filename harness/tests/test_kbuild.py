@@ -68,3 +68,23 @@ class ArchesProblemsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FlavourTest(unittest.TestCase):
+    def test_only_kcsan_instruments_the_probe_files(self):
+        from kpt import arch
+        a = arch.get("x86_64")
+        plain = kbuild.Build("ours", a)
+        self.assertEqual(plain.make_vars(), [])
+        self.assertFalse(plain.debug)
+        self.assertEqual(kbuild.Build("ours", a, "debug").make_vars(), [])
+        k = kbuild.Build("ours", a, "kcsan")
+        self.assertIn("KCSAN_SANITIZE_trace_kprobe.o=y", k.make_vars())
+        self.assertTrue(k.frags[-1].endswith("kcsan.config"))
+        self.assertIn("-kcsan-", k.dir)
+        self.assertNotEqual(k.hash, plain.hash)
+
+    def test_unknown_flavour_is_refused(self):
+        from kpt import arch
+        with self.assertRaises(SystemExit):
+            kbuild.Build("ours", arch.get("x86_64"), "kasan")

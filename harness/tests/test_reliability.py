@@ -23,3 +23,24 @@ class Corpus(unittest.TestCase):
         self.assertIn("a=%x0 b=%x1:u32 c=%x2:s16 d=%x3:x8", body)
         self.assertIn("%x0:%pD", body)
         self.assertNotIn("0xffffffff81000000", body)
+
+
+class Job(unittest.TestCase):
+    def env(self, lane):
+        with tempfile.TemporaryDirectory() as d:
+            reliability.job(d, ["test.d/kprobe/profile.tc"],
+                            reliability.LANES[lane])
+            with open(f"{d}/rel.env") as f:
+                return f.read()
+
+    def test_the_debug_lane_runs_every_phase(self):
+        env = self.env("debug")
+        self.assertIn("REL_PHASES='failnth fuzz stress perm kmemleak "
+                      "lockdown'", env)
+        self.assertIn("REL_STRESS_ARGS='-t 90 -s 1'", env)
+
+    def test_the_kcsan_lane_fuzzes_and_stresses_for_5_minutes(self):
+        env = self.env("kcsan")
+        self.assertIn("REL_PHASES='fuzz stress'\n", env)
+        self.assertIn("REL_STRESS_ARGS='-t 300 -s 1'", env)
+        self.assertNotIn("FAILNTH", env)

@@ -1,0 +1,137 @@
+"""KCSAN reports on a guest console, each charged to the probe event
+files or to the rest of the kernel (make check-debug KCSAN=1).
+
+A report starts with "BUG: KCSAN: <kind> in A / B" (A and B: the
+functions that made the two accesses; one of them for a race at unknown
+origin), then one stack per access, then "Reported by Kernel Concurrency
+Sanitizer".  A report is ours when A or B is a function defined in one of
+the product's object files (PRODUCT_OBJECTS, the same names in 6.12's
+tree), which nm lists from the build directory.
+"""
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+
+# Object files of the probe event code, relative to the build directory;
+# those a tree does not have are skipped.
+PRODUCT_OBJECTS = (
+    "kernel/trace/trace_probe.o", "kernel/trace/trace_kprobe.o",
+    "kernel/trace/trace_uprobe.o", "kernel/trace/trace_fprobe.o",
+    "kernel/trace/trace_eprobe.o", "kernel/trace/trace_btf.o",
+    "kernel/trace/probe_btf.o", "kernel/trace/probe_event.o",
+    "kernel/trace/probe_fetch.o", "kernel/trace/probe_kenv.o",
+    "arch/x86/kernel/kprobes/probe_insn.o",
+    "arch/x86/kernel/kprobes/probe_regs.o",
+    "arch/arm64/kernel/probes/probe_insn.o",
+    "arch/arm64/kernel/probes/probe_regs.o",
+)
+
+_STAMP = re.compile(r"^.*?\[\s*\d+\.\d+\]\s?")
+_TITLE = re.compile(r"BUG: KCSAN: (.+?) in (\S+)(?: / (\S+))?\s*$")
+_ACCESS = re.compile(r" to 0x[0-9a-f]+ of \d+ bytes by .* on cpu \d+:")
+_FRAME = re.compile(r"^\s*([\w.]+)\+0x[0-9a-f]+/0x[0-9a-f]+")
+_END = re.compile(r"Reported by Kernel Concurrency Sanitizer")
+
+
+@dataclass
+class Report:
+    lineno: int                 # the title's line, 1-based
+    kind: str                   # "data-race", "assert: race", ...
+    funcs: tuple                # the accessing functions, from the title
+    test: str                   # the case or phase running at the time
+    stacks: list = field(default_factory=list)   # [[function, ...]]
+
+    @property
+    def key(self):
+        """The race, the same on every kernel: kind and sorted pair"""
+        return f"{self.kind} in {' / '.join(sorted(self.funcs))}"
+
+
+def base_name(sym):
+    """A function's name without its offset (func+0x1c/0x80) or gcc's
+    clone suffix (.isra.0, ...)"""
+    return re.split(r"[.+]", sym, maxsplit=1)[0]
+
+
+def parse(lines, tests):
+    """Reports in console @lines; @tests: [(lineno, case)] from the
+    markers, to say which case or phase each report belongs to."""
+    out = []
+    cur = None
+    for n, raw in enumerate(lines, 1):
+        line = _STAMP.sub("", raw)
+        m = _TITLE.search(line)
+        if m:
+            test = ""
+            for at, case in tests:
+                if at > n:
+                    break
+                test = case
+            funcs = tuple(base_name(f) for f in m.group(2, 3) if f)
+            cur = Report(n, m.group(1), funcs, test)
+            out.append(cur)
+            continue
+        if cur is None:
+            continue
+        if _END.search(line):
+            cur = None
+        elif _ACCESS.search(line):
+            cur.stacks.append([])
+        elif cur.stacks:
+            f = _FRAME.match(line)
+            if f:
+                cur.stacks[-1].append(base_name(f.group(1)))
+    return out
+
+
+def product_symbols(build):
+    """Functions defined in the product's objects of @build"""
+    nm = f"{build.arch.cross}nm" if build.arch.cross else "nm"
+    syms = set()
+    for rel in PRODUCT_OBJECTS:
+        path = os.path.join(build.dir, rel)
+        if not os.path.exists(path):
+            continue
+        out = subprocess.run([nm, "--defined-only", path], check=True,
+                             capture_output=True, text=True).stdout
+        for ln in out.splitlines():
+            parts = ln.split()
+            if len(parts) == 3 and parts[1] in "tTW":
+                syms.add(base_name(parts[2]))
+    return syms
+
+
+def load_reference(path):
+    """Keys of the races a reference run (6.12's) saw, or None"""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return {ln.rstrip("\n") for ln in f if not ln.startswith("#")}
+
+
+def rows(reports, syms, reference):
+    """One row per race (key, result, ok, note): a race in the product's
+    files fails, one elsewhere is listed with whether @reference (the
+    keys 6.12 showed, None when not run) has it."""
+    by_key = {}
+    for r in reports:
+        by_key.setdefault(r.key, []).append(r)
+    out = []
+    for key, group in by_key.items():
+        first = group[0]
+        ours = [f for f in first.funcs if f in syms]
+        via = sorted({f for r in group for st in r.stacks for f in st[:6]
+                      if f in syms} - set(ours))
+        if reference is None:
+            seen = "6.12 not run"
+        else:
+            seen = "6.12 too" if key in reference else "not in 6.12's run"
+        where = (f"in {', '.join(ours)}" if ours else
+                 "elsewhere" + (f", called from {', '.join(via)}"
+                                if via else ""))
+        out.append((f"kcsan:{key}", "RACE", not ours,
+                    f"{len(group)}x, first line {first.lineno} "
+                    f"[{first.test or '(boot)'}]; {where}; {seen}"))
+    return out
