@@ -116,11 +116,14 @@ def host_accel(arch, icount=False):
 
     /dev/kvm on these machines exists but cannot boot a stock kernel, and
     multi-threaded TCG livelocks in kernel text patching.  Benchmarks ask
-    for icount, which only TCG has.
+    for icount, which only TCG has.  KPT_ACCEL overrides the choice (e.g.
+    "tcg,thread=multi", to look at that livelock).
     """
     import os
     import platform
     import re
+    if os.environ.get("KPT_ACCEL"):
+        return os.environ["KPT_ACCEL"]
     if icount or platform.machine() != arch.name:
         return "tcg,thread=single"
     try:

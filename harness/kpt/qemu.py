@@ -6,6 +6,7 @@ to console.log and a one-line verdict to verdict beside it.
 
 import os
 import selectors
+import shlex
 import subprocess
 import sys
 import time
@@ -24,14 +25,20 @@ DEBUG_BOOT_SILENCE = 600
 BOOTED = b"@@KPT-BOOTED"
 
 
-def command(build, initrd, interactive=False, icount=False, append=""):
+def command(build, initrd, interactive=False, icount=False, append="",
+            accel=None):
+    """@accel: QEMU's -accel, instead of archmod.host_accel()'s choice"""
     a = build.arch
     cmdline = (f"console={a.console} panic=-1 rdinit=/init "
                f"printk.devkmsg=on {a.append} {append}").split()
-    cmd = [a.qemu, "-accel", archmod.host_accel(a, icount), *a.machine,
+    cmd = [a.qemu, "-accel", accel or archmod.host_accel(a, icount),
+           *a.machine,
            "-m", "2048", "-smp", "2", "-nodefaults", "-no-reboot",
            "-display", "none", "-kernel", build.image, "-initrd", initrd,
            "-append", " ".join(cmdline), *a.qemu_extra]
+    # KPT_QEMU_EXTRA: more QEMU options, e.g. "-gdb tcp::1234" to look
+    # at a hung guest's vCPUs with gdb
+    cmd += shlex.split(os.environ.get("KPT_QEMU_EXTRA", ""))
     if icount:
         # One guest ns per guest instruction; idle time skipped.
         cmd += ["-icount", "shift=0,sleep=off"]
@@ -52,14 +59,14 @@ def interactive(build, initrd, rundir):
 
 
 def boot(build, initrd, rundir, timeout, stream=True, icount=False,
-         append="", run_silence=None):
+         append="", run_silence=None, accel=None):
     """Boot non-interactively; return the parsed console (console.Result).
 
     A guest that falls silent before its userland starts is a boot hang
     (seen under TCG on a loaded host, never inside a test): it is logged,
     its console kept as console.hung.log, and the boot tried once more.
     """
-    cmd = command(build, initrd, icount=icount, append=append)
+    cmd = command(build, initrd, icount=icount, append=append, accel=accel)
     logpath = os.path.join(rundir, "console.log")
     with open(os.path.join(rundir, "qemu.cmd"), "w") as f:
         f.write(" ".join(cmd) + "\n")

@@ -89,7 +89,8 @@ perm() { # args
 }
 
 # REL_PHASES (rel.env) names the phases of the lane, in this order:
-# failnth fuzz stress perm kmemleak lockdown (the KCSAN lane: fuzz stress).
+# failnth fuzz stress perm kmemleak lockdown (the KCSAN lane: fuzz stress;
+# the boot on multi-threaded TCG: stress-mt, kpstress as stress).
 if [ "$1" = pre ]; then
 	case " $REL_PHASES " in
 	*" kmemleak "*) phase kmemleak-baseline kmemleak_baseline ;;
@@ -100,6 +101,7 @@ for p in $REL_PHASES; do
 	case $p in
 	kmemleak) phase kmemleak kmemleak_final ;;
 	lockdown) phase lockdown perm -L ;;
+	stress-mt) phase stress-mt stress ;;
 	*) phase $p $p ;;
 	esac
 done
