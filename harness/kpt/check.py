@@ -49,16 +49,18 @@ def select(testsrc, tests):
     return list(dict.fromkeys(cases))
 
 
-def order(cases, exp):
-    """Cases known to damage the kernel (a console allowance names them)
-    run last, so they cannot take healthy cases down with them."""
+def damaging(case, exp):
+    """A case known to damage the kernel: a console allowance names it"""
     from fnmatch import fnmatch
+    return any(g != "(boot)" and fnmatch(case, g)
+               for g, _ in exp.allowed_console())
 
-    def damaging(case):
-        return any(g != "(boot)" and fnmatch(case, g)
-                   for g, _ in exp.allowed_console())
-    return ([c for c in cases if not damaging(c)] +
-            [c for c in cases if damaging(c)])
+
+def order(cases, exp):
+    """Cases known to damage the kernel run last, so they cannot take
+    healthy cases down with them."""
+    return ([c for c in cases if not damaging(c, exp)] +
+            [c for c in cases if damaging(c, exp)])
 
 
 def job_script(path, cases):

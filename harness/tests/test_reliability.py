@@ -44,3 +44,13 @@ class Job(unittest.TestCase):
         self.assertIn("REL_PHASES='fuzz stress'\n", env)
         self.assertIn("REL_STRESS_ARGS='-t 300 -s 1'", env)
         self.assertNotIn("FAILNTH", env)
+
+    def test_damaging_cases_run_after_the_phases(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = reliability.job(d, ["test.d/a.tc"],
+                                   reliability.LANES["kcsan"],
+                                   ["test.d/kprobe/damage.tc"])
+            with open(path) as f:
+                text = f.read()
+        self.assertLess(text.index("test.d/a.tc"), text.index("rel.sh\n"))
+        self.assertLess(text.index("rel.sh\n"), text.index("damage.tc"))
