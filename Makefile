@@ -149,7 +149,8 @@ check: deps check-harness unit fuzz-smoke bench-smoke
 
 # Differential test: the same corpus of definitions on KERNEL=upstream and
 # KERNEL=ours (harness/diff/); DIFF_ARGS="--b upstream" checks stability;
-# DIFF_GEN=N DIFF_SEED=S: how many generated definitions, from which seed.
+# DIFF_GEN=N DIFF_SEED=S: how many generated definitions, from which seed;
+# DIFF_PARALLEL=0 boots the two kernels one after the other.
 .PHONY: diff
 diff: deps
 	python3 harness/diff/diff.py --arch "$(or $(ARCH),x86_64)" $(DIFF_ARGS)

@@ -26,6 +26,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from gen import generate
 
@@ -435,23 +436,31 @@ def kpt_root():
     return os.environ.get("KPT_ROOT") or "/var/tmp/kpt"
 
 
-def run_kernel(kernel, arch, passes, timeout, gen, seed):
-    """Boot @kernel with the corpus; return (records, console path)."""
+# Guest seconds a corpus step may take in one pass, at most: 14 ms is
+# usual under TCG, a loaded host triples it.
+STEP_SECONDS = 0.05
+
+
+def run_kernel(kernel, arch, passes, timeout, gen, seed, label=None):
+    """Boot @kernel with the corpus; return (records, console path).
+    @label names its files (default: the kernel)."""
     job, steps = emit(arch, passes, gen, seed)
+    timeout = timeout or max(1800, int(600 + STEP_SECONDS * len(steps) *
+                                       len(passes.split())))
     outdir = os.path.join(kpt_root(), "diff")
     os.makedirs(outdir, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    jobpath = os.path.join(outdir, f"{stamp}-{kernel}-{arch}-job.sh")
+    label = label or kernel
+    jobpath = os.path.join(outdir, f"{stamp}-{label}-{arch}-job.sh")
     with open(jobpath, "w") as f:
         f.write(job)
     env = dict(os.environ, KERNEL=kernel, ARCH=arch, SCRIPT=jobpath)
     # Called from make: its command-line variables must not reach ktest.
     for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
         env.pop(k, None)
-    if timeout:
-        env["TIMEOUT"] = str(timeout)
-    print(f"diff: {kernel} {arch}: {len(steps)} corpus steps, booting",
-          flush=True)
+    env["TIMEOUT"] = str(timeout)
+    print(f"diff: {kernel} {arch}: {len(steps)} corpus steps, booting "
+          f"(timeout {timeout}s)", flush=True)
     t0 = time.monotonic()
     proc = subprocess.Popen([sys.executable,
                              os.path.join(REPO, "harness", "ktest"), "exec"],
@@ -470,7 +479,7 @@ def run_kernel(kernel, arch, passes, timeout, gen, seed):
                                  "@@KPT-BOOTED")) or \
                 (not line.startswith("@D ") and
                  re.search(r"\b(BUG|WARNING|Oops|Kernel panic)\b", line)):
-            print(f"  {line}", flush=True)
+            print(f"  {label}: {line}", flush=True)
     rc = proc.wait()
     recs = parse_console(lines)
     secs = time.monotonic() - t0
@@ -479,7 +488,7 @@ def run_kernel(kernel, arch, passes, timeout, gen, seed):
           f"s in the guest loop)", flush=True)
     if rc and not recs.error:
         recs.error = f"ktest exec exited {rc} (console splat?); see {console}"
-    path = os.path.join(outdir, f"{stamp}-{kernel}-{arch}.records")
+    path = os.path.join(outdir, f"{stamp}-{label}-{arch}.records")
     save_records(path, recs)
     print(f"diff: records saved in {path}", flush=True)
     return recs, console
@@ -503,6 +512,11 @@ def main(argv=None):
                    default=int(os.environ.get("DIFF_SEED") or 1),
                    help="the generator's seed (printed; a difference "
                    "found with it is found again)")
+    p.add_argument("--parallel", type=int,
+                   default=int(os.environ.get("DIFF_PARALLEL") or
+                               (os.cpu_count() or 1) >= 2),
+                   help="boot the two kernels at once (default on 2 or "
+                   "more cores)")
     p.add_argument("--deliberate", default=os.path.join(HERE,
                                                         "deliberate.txt"))
     p.add_argument("--emit", metavar="ARCH",
@@ -546,12 +560,15 @@ def main(argv=None):
     for arch in arches:
         if arch not in ARCHES:
             raise SystemExit(f"unknown arch {arch}")
-        a, _ = run_kernel(args.a, arch, args.passes, args.timeout,
-                          args.gen, args.seed)
-        b, _ = run_kernel(args.b, arch, args.passes, args.timeout,
-                          args.gen, args.seed)
         names = (f"{args.a}-1", f"{args.b}-2") if args.a == args.b else \
             (args.a, args.b)
+        runs = [(k, arch, args.passes, args.timeout, args.gen, args.seed,
+                 name) for k, name in zip((args.a, args.b), names)]
+        if args.parallel:
+            with ThreadPoolExecutor(2) as pool:
+                (a, _), (b, _) = pool.map(lambda r: run_kernel(*r), runs)
+        else:
+            (a, _), (b, _) = (run_kernel(*r) for r in runs)
         print(f"=== {arch}: {names[0]} vs {names[1]}")
         broken = False
         for name, r in zip(names, (a, b)):

@@ -3,7 +3,7 @@
 import glob
 import os
 
-from . import expect, paths, tree
+from . import expect, kbuild, paths
 from .initramfs import FTRACE
 
 DEFAULT_DIRS = ("test.d/kprobe", "test.d/dynevent")
@@ -151,8 +151,10 @@ def compare_baseline(rows, archname):
 
 
 def testsrc():
-    """Tests always come from our tree (upstream's cases plus ours)."""
-    return tree.ours()
+    """Tests always come from our tree (upstream's cases plus ours).
+    Synced under the lock kbuild syncs it with: make diff boots both
+    kernels at once, and each run brings the tree up to date."""
+    return kbuild.source("ours")
 
 
 def compare_wide(up_rows, our_rows):

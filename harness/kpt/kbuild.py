@@ -53,7 +53,8 @@ def config_hash(arch, flavour, frags=None):
     return h.hexdigest()[:12]
 
 
-def _source(kernel):
+def source(kernel):
+    """@kernel's source tree, brought up to date under its lock"""
     with locked(f"src-{kernel}"):
         return tree.source(kernel)
 
@@ -166,7 +167,7 @@ class Build:
     def targets(self, *targets):
         """Sync the source, configure, make just @targets (e.g. one .o)."""
         with locked(os.path.basename(self.dir)):
-            self.src = _source(self.kernel)
+            self.src = source(self.kernel)
             self.configure()
             self._logged_make("targets", *targets)
         return self
@@ -177,7 +178,7 @@ class Build:
             return self._build()
 
     def _build(self):
-        self.src = _source(self.kernel)
+        self.src = source(self.kernel)
         if (os.environ.get("KPT_NOBUILD", "0") not in ("", "0") and
                 os.path.exists(self.image)):
             log(f"KPT_NOBUILD: using {self.image} as it is")
