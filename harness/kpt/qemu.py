@@ -130,9 +130,9 @@ def _pump(cmd, logpath, timeout, stream, run_silence, silence=None):
                 break
             last = time.monotonic()
             # the serial port writes a byte at a time: a marker can
-            # straddle two reads
+            # straddle many reads, one byte each on a loaded host
             booted = booted or BOOTED in tail + chunk
-            tail = chunk[-len(BOOTED):]
+            tail = (tail + chunk)[-len(BOOTED):]
             chunk = chunk.replace(b"\r", b"")
             logf.write(chunk)
             logf.flush()

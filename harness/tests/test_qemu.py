@@ -26,6 +26,14 @@ class Pump(unittest.TestCase):
         self.assertTrue(booted)
         self.assertEqual(why, "exit")
 
+    def test_marker_a_byte_a_read(self):
+        # On a loaded host each read may bring one byte of the marker
+        why, booted = pump("for c in @ @ K P T - B O O T E D; do "
+                           "printf $c; sleep 0.1; done; printf ' x\\n'; "
+                           "sleep 2; echo done")
+        self.assertTrue(booted)
+        self.assertEqual(why, "exit")
+
     def test_silent_before_boot_is_a_hang(self):
         why, booted = pump("printf 'early\\n'; sleep 8")
         self.assertFalse(booted)
