@@ -102,8 +102,9 @@ def job(rundir, cases, lane, last=()):
     with open(os.path.join(rundir, "rel.env"), "w") as f:
         phases = [p for p in lane.phases if p != "kmemleak-baseline"]
         f.write(f"REL_PHASES='{' '.join(phases)}'\n")
+        # make exports REL_* even when unset: empty means the default
         for k, v in lane.budget.items():
-            f.write(f"{k}='{os.environ.get(k, v)}'\n")
+            f.write(f"{k}='{os.environ.get(k) or v}'\n")
     script = os.path.join(rundir, "job.sh")
     with open(script, "w") as f:
         f.write("#!/bin/sh\nsh /kpt/job/rel.sh pre\n")
@@ -194,7 +195,7 @@ def mt_boot(h, args, b, base, archname):
     with open(env, "w") as f:
         f.write("REL_PHASES='stress-mt'\n")
         f.write("REL_STRESS_ARGS="
-                f"'{os.environ.get('REL_MT_STRESS_ARGS', MT_STRESS_ARGS)}'\n")
+                f"'{os.environ.get('REL_MT_STRESS_ARGS') or MT_STRESS_ARGS}'\n")
     script = os.path.join(rundir, "job.sh")
     with open(script, "w") as f:
         f.write("#!/bin/sh\nsh /kpt/job/rel.sh\n")
