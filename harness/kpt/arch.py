@@ -115,9 +115,10 @@ def host_accel(arch, icount=False):
     """TCG single-threaded unless the host CPU really offers vmx/svm.
 
     /dev/kvm on these machines exists but cannot boot a stock kernel, and
-    multi-threaded TCG livelocks in kernel text patching.  Benchmarks ask
-    for icount, which only TCG has.  KPT_ACCEL overrides the choice (e.g.
-    "tcg,thread=multi", to look at that livelock).
+    on multi-threaded TCG an x86_64 guest runs stale code after kernel
+    text patching (harness/results/long-runs.txt).  Benchmarks ask for
+    icount, which only TCG has.  KPT_ACCEL overrides the choice (e.g.
+    "tcg,thread=multi").
     """
     import os
     import platform

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import time
 
-from . import paths, tree
+from . import kcsan, paths, tree
 from .util import log
 
 CONFIG_DIR = os.path.join(paths.HARNESS, "config")
@@ -29,13 +29,10 @@ FLAVOURS = ("", "debug", "kcsan")
 # kernel/trace/Makefile keeps KCSAN out of the whole directory (the
 # function tracer must not recurse into the KCSAN runtime).  The probe
 # event files are not on the function tracer's path; the kcsan flavour
-# instruments them, ours and 6.12's by the same names, so the lane sees
-# races in them.  A per-file KCSAN_SANITIZE_<obj>=y on the command line
-# wins over the directory's KCSAN_SANITIZE := n (scripts/Makefile.lib).
-KCSAN_OBJECTS = ("trace_probe", "trace_kprobe", "trace_uprobe",
-                 "trace_fprobe", "trace_eprobe", "trace_dynevent",
-                 "trace_btf", "probe_btf", "probe_event", "probe_fetch",
-                 "probe_kenv")
+# instruments them (kcsan.PROBE_OBJECTS), ours and 6.12's by the same
+# names, so the lane sees races in them.  A per-file KCSAN_SANITIZE_<obj>
+# =y on the command line wins over the directory's KCSAN_SANITIZE := n
+# (scripts/Makefile.lib).
 
 
 def fragments(arch, flavour=""):
@@ -101,7 +98,7 @@ class Build:
         """Variables the flavour sets on make's command line"""
         if self.flavour != "kcsan":
             return []
-        return [f"KCSAN_SANITIZE_{o}.o=y" for o in KCSAN_OBJECTS]
+        return [f"KCSAN_SANITIZE_{o}.o=y" for o in kcsan.PROBE_OBJECTS]
 
     def make(self, *targets, logf=None):
         cc = f"{self.arch.cross}gcc"

@@ -5,8 +5,8 @@ A report starts with "BUG: KCSAN: <kind> in A / B" (A and B: the
 functions that made the two accesses; one of them for a race at unknown
 origin), then one stack per access, then "Reported by Kernel Concurrency
 Sanitizer".  A report is ours when A or B is a function defined in one of
-the product's object files (PRODUCT_OBJECTS, the same names in 6.12's
-tree), which nm lists from the build directory.
+the probe event objects (PROBE_OBJECTS, the same names in 6.12's tree),
+which nm lists from the build directory.
 """
 
 import os
@@ -14,19 +14,15 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 
-# Object files of the probe event code, relative to the build directory;
-# those a tree does not have are skipped.
-PRODUCT_OBJECTS = (
-    "kernel/trace/trace_probe.o", "kernel/trace/trace_kprobe.o",
-    "kernel/trace/trace_uprobe.o", "kernel/trace/trace_fprobe.o",
-    "kernel/trace/trace_eprobe.o", "kernel/trace/trace_btf.o",
-    "kernel/trace/probe_btf.o", "kernel/trace/probe_event.o",
-    "kernel/trace/probe_fetch.o", "kernel/trace/probe_kenv.o",
-    "arch/x86/kernel/kprobes/probe_insn.o",
-    "arch/x86/kernel/kprobes/probe_regs.o",
-    "arch/arm64/kernel/probes/probe_insn.o",
-    "arch/arm64/kernel/probes/probe_regs.o",
-)
+# The probe event objects in kernel/trace: the kcsan flavour compiles them
+# with KCSAN (kbuild.Build.make_vars()) and a race in them is ours; a
+# name a tree does not have is skipped.  The arch parts (arch/*/kernel/
+# *probes/) stay uninstrumented, as their directories want, so no
+# access of theirs can be reported.
+PROBE_OBJECTS = ("trace_probe", "trace_kprobe", "trace_uprobe",
+                 "trace_fprobe", "trace_eprobe", "trace_dynevent",
+                 "trace_btf", "probe_btf", "probe_event", "probe_fetch",
+                 "probe_kenv")
 
 _STAMP = re.compile(r"^.*?\[\s*\d+\.\d+\]\s?")
 _TITLE = re.compile(r"BUG: KCSAN: (.+?) in (\S+)(?: / (\S+))?\s*$")
@@ -55,34 +51,28 @@ def base_name(sym):
     return re.split(r"[.+]", sym, maxsplit=1)[0]
 
 
-def parse(lines, tests):
-    """Reports in console @lines; @tests: [(lineno, case)] from the
-    markers, to say which case or phase each report belongs to."""
+def parse(lines, splats):
+    """The reports in console @lines.  Their titles are among @splats
+    (console.parse() finds "BUG: KCSAN: ..." and the case or phase
+    running at the time); the stacks follow each title."""
     out = []
-    cur = None
-    for n, raw in enumerate(lines, 1):
-        line = _STAMP.sub("", raw)
-        m = _TITLE.search(line)
-        if m:
-            test = ""
-            for at, case in tests:
-                if at > n:
-                    break
-                test = case
-            funcs = tuple(base_name(f) for f in m.group(2, 3) if f)
-            cur = Report(n, m.group(1), funcs, test)
-            out.append(cur)
+    for s in splats:
+        m = _TITLE.search(s.line)
+        if not m:
             continue
-        if cur is None:
-            continue
-        if _END.search(line):
-            cur = None
-        elif _ACCESS.search(line):
-            cur.stacks.append([])
-        elif cur.stacks:
-            f = _FRAME.match(line)
-            if f:
-                cur.stacks[-1].append(base_name(f.group(1)))
+        funcs = tuple(base_name(f) for f in m.group(2, 3) if f)
+        r = Report(s.lineno, m.group(1), funcs, s.test)
+        for raw in lines[s.lineno:]:
+            line = _STAMP.sub("", raw)
+            if _END.search(line) or _TITLE.search(line):
+                break
+            if _ACCESS.search(line):
+                r.stacks.append([])
+            elif r.stacks:
+                f = _FRAME.match(line)
+                if f:
+                    r.stacks[-1].append(base_name(f.group(1)))
+        out.append(r)
     return out
 
 
@@ -90,8 +80,8 @@ def product_symbols(build):
     """Functions defined in the product's objects of @build"""
     nm = f"{build.arch.cross}nm" if build.arch.cross else "nm"
     syms = set()
-    for rel in PRODUCT_OBJECTS:
-        path = os.path.join(build.dir, rel)
+    for obj in PROBE_OBJECTS:
+        path = os.path.join(build.dir, "kernel/trace", f"{obj}.o")
         if not os.path.exists(path):
             continue
         out = subprocess.run([nm, "--defined-only", path], check=True,

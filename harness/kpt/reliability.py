@@ -26,6 +26,7 @@ same lane (kcsan-<arch>.txt, saved by KERNEL=upstream --save-baseline).
 import os
 import re
 import time
+from dataclasses import dataclass
 
 from . import check, expect, kcsan, qemu
 from .util import log, run
@@ -35,16 +36,15 @@ REL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 PROGRAMS = ("kpfailnth", "kpfuzz", "kpstress", "kpperm")
 
 
+@dataclass(frozen=True)
 class Lane:
     """@phases: the rows rel.sh runs, in order; @budget: rel.env
     defaults (seconds are upper bounds, counts the aim); @seconds: what
     the phases may take at most; @append: kernel command line"""
-
-    def __init__(self, phases, budget, seconds, append):
-        self.phases = phases
-        self.budget = budget
-        self.seconds = seconds
-        self.append = append
+    phases: tuple
+    budget: dict
+    seconds: int
+    append: str
 
 
 LANES = {
@@ -96,15 +96,23 @@ def corpus(archname, rundir):
     return out
 
 
+def write_env(rundir, phases, budget):
+    """rel.env: the phases rel.sh runs and their budgets ({REL_*: value}
+    defaults; make exports REL_* even when unset, so empty means the
+    default); its path"""
+    path = os.path.join(rundir, "rel.env")
+    with open(path, "w") as f:
+        f.write(f"REL_PHASES='{' '.join(phases)}'\n")
+        for k, v in budget.items():
+            f.write(f"{k}='{os.environ.get(k) or v}'\n")
+    return path
+
+
 def job(rundir, cases, lane, last=()):
     """Job script and rel.env (phases, budgets); the script's path.
     @last: cases that run after the phases (they damage the kernel)."""
-    with open(os.path.join(rundir, "rel.env"), "w") as f:
-        phases = [p for p in lane.phases if p != "kmemleak-baseline"]
-        f.write(f"REL_PHASES='{' '.join(phases)}'\n")
-        # make exports REL_* even when unset: empty means the default
-        for k, v in lane.budget.items():
-            f.write(f"{k}='{os.environ.get(k) or v}'\n")
+    write_env(rundir, [p for p in lane.phases if p != "kmemleak-baseline"],
+              lane.budget)
     script = os.path.join(rundir, "job.sh")
     with open(script, "w") as f:
         f.write("#!/bin/sh\nsh /kpt/job/rel.sh pre\n")
@@ -179,7 +187,7 @@ def lockdown_boot(h, args, b, base, archname):
 # Multi-threaded TCG runs the stress phase on these arches.  Not on
 # x86_64 (QEMU 7.2): a vCPU may still execute a translation of the code
 # text_poke_bp() is patching after the patch is done, so 6.12 as well
-# dies there about one boot in two, at an int3 no patch owns any more
+# died there in 5 boots of 7, at an int3 no patch owns any more
 # (harness/results/long-runs.txt, "Multi-threaded TCG").
 MT_ARCHES = ("arm64",)
 MT_ACCEL = "tcg,thread=multi"
@@ -191,11 +199,9 @@ def mt_boot(h, args, b, base, archname):
     if archname not in MT_ARCHES:
         return []
     rundir = h.rundir(args.kernel, archname, "stress-mt")
-    env = os.path.join(rundir, "rel.env")
-    with open(env, "w") as f:
-        f.write("REL_PHASES='stress-mt'\n")
-        f.write("REL_STRESS_ARGS="
-                f"'{os.environ.get('REL_MT_STRESS_ARGS') or MT_STRESS_ARGS}'\n")
+    env = write_env(rundir, ["stress-mt"], {
+        "REL_STRESS_ARGS": os.environ.get("REL_MT_STRESS_ARGS") or
+        MT_STRESS_ARGS})
     script = os.path.join(rundir, "job.sh")
     with open(script, "w") as f:
         f.write("#!/bin/sh\nsh /kpt/job/rel.sh\n")
@@ -216,10 +222,7 @@ def kcsan_path(archname):
 
 def kcsan_rows(res, b, archname, kernel, save):
     """Take the KCSAN reports out of @res's splats; a row per race."""
-    tests = [(n, m.group(1) if m.group(1) != "(end)" else "")
-             for n, ln in enumerate(res.lines, 1)
-             for m in [re.search(r"@@KPT-TEST-BEGIN (\S+)", ln)] if m]
-    reports = kcsan.parse(res.lines, tests)
+    reports = kcsan.parse(res.lines, res.splats)
     titles = {r.lineno for r in reports}
     res.splats = [s for s in res.splats if s.lineno not in titles]
     keys = sorted({r.key for r in reports})
@@ -243,11 +246,11 @@ def check_debug(h, args, archname):
     exp = expect.load(archname, args.kernel)
     cases = check.order(check.select(testsrc, args.tests), exp)
     # A case known to damage this kernel (6.12's symstr overrun of the
-    # ring buffer) would take the phases down with it: it runs after them,
-    # unless the lane ends locked down
-    last = [c for c in cases if check.damaging(c, exp)
-            and "lockdown" not in lane.phases]
-    healthy = [c for c in cases if c not in last]
+    # ring buffer), last in @cases, would take the phases down with it: it
+    # runs after them, unless the lane ends locked down
+    last = [] if "lockdown" in lane.phases else \
+        [c for c in cases if check.damaging(c, exp)]
+    healthy = cases[:len(cases) - len(last)]
     rundir = h.rundir(args.kernel, archname, f"check-{lane_name}")
     files = programs(b.arch, rundir)
     files.update({"rel.sh": os.path.join(REL, "rel.sh"),

@@ -2,7 +2,7 @@
 
 import unittest
 
-from kpt import kcsan
+from kpt import console, kcsan
 
 # As kernel/kcsan/report.c prints them, with printk timestamps.
 CONSOLE = """\
@@ -42,9 +42,7 @@ CONSOLE = """\
 
 def parse():
     lines = CONSOLE.splitlines()
-    tests = [(n, ln.split("BEGIN ")[1]) for n, ln in enumerate(lines, 1)
-             if "@@KPT-TEST-BEGIN" in ln]
-    return kcsan.parse(lines, tests)
+    return kcsan.parse(lines, console.parse(lines).splats)
 
 
 class Parse(unittest.TestCase):
