@@ -178,6 +178,9 @@ bench-smoke: deps
 # stress test, the permission checks (equal to KERNEL=upstream's) and a
 # kmemleak scan (harness/reliability/).  ARCH= (default x86_64), KERNEL=,
 # REL_FAILNTH_ARGS= REL_FUZZ_ARGS= REL_STRESS_ARGS= (the programs' options).
+# KCSAN=1: the data-race lane.  LONG=1: the long runs (an hour of stress,
+# 200 000 fuzz lines) without the ftracetests; DEBUG=0 with it: 2 000 000
+# fuzz lines on the normal kernel.
 .PHONY: check-debug
 check-debug: deps
 	$(KTEST) check-debug

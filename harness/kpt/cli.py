@@ -219,8 +219,9 @@ def cmd_bench_smoke(args):
 
 def cmd_check_debug(args):
     """The reliability lane on the DEBUG=1 kernel (harness/kpt/
-    reliability.py); x86_64 unless ARCH says otherwise."""
-    args.debug = True
+    reliability.py); x86_64 unless ARCH says otherwise.  DEBUG=0 (the
+    normal kernel) is only for the long runs, LONG=1."""
+    args.debug = os.environ.get("DEBUG") != "0"
     passed = failed = 0
     for name in args.arches:
         p, f = reliability.check_debug(_Harness, args, name)

@@ -21,6 +21,10 @@ kcsan.config): the ftracetests, kpfuzz and 5 minutes of kpstress.  Every
 KCSAN report is a row (harness/kpt/kcsan.py): one in the probe event
 files fails, one elsewhere is listed with whether 6.12 showed it in the
 same lane (kcsan-<arch>.txt, saved by KERNEL=upstream --save-baseline).
+
+LONG=1 is the long run: kpfuzz and an hour of kpstress on the debug
+kernel, with the kmemleak scans, or with DEBUG=0 two million kpfuzz lines
+on the normal kernel; no ftracetests unless TESTS= names some.
 """
 
 import os
@@ -40,7 +44,8 @@ PROGRAMS = ("kpfailnth", "kpfuzz", "kpstress", "kpperm")
 class Lane:
     """@phases: the rows rel.sh runs, in order; @budget: rel.env
     defaults (seconds are upper bounds, counts the aim); @seconds: what
-    the phases may take at most; @append: kernel command line"""
+    the phases may take beyond their budgets' -t (lane_seconds());
+    @append: kernel command line"""
     phases: tuple
     budget: dict
     seconds: int
@@ -53,12 +58,47 @@ LANES = {
                   {"REL_FAILNTH_ARGS": "-m 400 -t 600",
                    "REL_FUZZ_ARGS": "-n 20000 -t 150 -s 1",
                    "REL_STRESS_ARGS": "-t 90 -s 1"},
-                  600 + 150 + 90 + 300, "kasan_multi_shot"),
+                  300, "kasan_multi_shot"),
     "kcsan": Lane(("fuzz", "stress"),
                   {"REL_FUZZ_ARGS": "-n 20000 -t 300 -s 1",
                    "REL_STRESS_ARGS": "-t 300 -s 1"},
-                  300 + 300 + 300, ""),
+                  300, ""),
+    # LONG=1: the long runs, without the ftracetests (unless TESTS= names
+    # some); on the debug kernel, and with DEBUG=0 on the normal one
+    "long": Lane(("kmemleak-baseline", "fuzz", "stress", "kmemleak"),
+                 {"REL_FUZZ_ARGS": "-n 200000 -t 3600 -s 1",
+                  "REL_STRESS_ARGS": "-t 3600 -s 1"},
+                 300, "kasan_multi_shot"),
+    "long-plain": Lane(("fuzz",),
+                       {"REL_FUZZ_ARGS": "-n 2000000 -t 7200 -s 1"},
+                       300, ""),
 }
+
+
+def lane_name(args):
+    """The lane the options ask for; SystemExit on a kernel it cannot
+    run on"""
+    long_run = os.environ.get("LONG", "0") not in ("", "0")
+    if args.kcsan:
+        if long_run:
+            raise SystemExit("ktest: LONG=1 and KCSAN=1 do not combine")
+        return "kcsan"
+    if long_run:
+        return "long" if args.debug else "long-plain"
+    if not args.debug:
+        raise SystemExit("ktest: check-debug needs the debug kernel; "
+                         "DEBUG=0 is for LONG=1")
+    return "debug"
+
+
+def lane_seconds(lane):
+    """What the phases may take at most: the lane's own allowance plus
+    every -t SECONDS of its budgets as they will run"""
+    total = lane.seconds
+    for key, default in lane.budget.items():
+        m = re.search(r"-t\s*(\d+)", os.environ.get(key) or default)
+        total += int(m.group(1)) if m else 0
+    return total
 
 
 def programs(arch, outdir):
@@ -116,14 +156,18 @@ def job(rundir, cases, lane, last=()):
     script = os.path.join(rundir, "job.sh")
     with open(script, "w") as f:
         f.write("#!/bin/sh\nsh /kpt/job/rel.sh pre\n")
-        f.write(f"sh /kpt/guest/ftrace-run.sh {check.PER_CASE_TIMEOUT} \\\n")
-        f.write(" \\\n".join(f"\t{c}" for c in cases) + "\n")
+        f.write(_ftrace_run(cases))
         f.write("sh /kpt/job/rel.sh\n")
-        if last:
-            f.write(f"sh /kpt/guest/ftrace-run.sh {check.PER_CASE_TIMEOUT} "
-                    "\\\n")
-            f.write(" \\\n".join(f"\t{c}" for c in last) + "\n")
+        f.write(_ftrace_run(last))
     return script
+
+
+def _ftrace_run(cases):
+    """The job line that runs @cases, if any"""
+    if not cases:
+        return ""
+    return (f"sh /kpt/guest/ftrace-run.sh {check.PER_CASE_TIMEOUT} \\\n" +
+            " \\\n".join(f"\t{c}" for c in cases) + "\n")
 
 
 def perm_path(archname):
@@ -240,33 +284,35 @@ def kcsan_rows(res, b, archname, kernel, save):
 
 def check_debug(h, args, archname):
     """One arch; returns (passed, failed)."""
-    lane_name = "kcsan" if args.kcsan else "debug"
-    lane = LANES[lane_name]
+    name = lane_name(args)
+    lane = LANES[name]
     b, base, testsrc = h.prepare(args, archname, args.kernel)
     exp = expect.load(archname, args.kernel)
-    cases = check.order(check.select(testsrc, args.tests), exp)
+    cases = [] if name.startswith("long") and not args.tests else \
+        check.order(check.select(testsrc, args.tests), exp)
     # A case known to damage this kernel (6.12's symstr overrun of the
     # ring buffer), last in @cases, would take the phases down with it: it
     # runs after them, unless the lane ends locked down
     last = [] if "lockdown" in lane.phases else \
         [c for c in cases if check.damaging(c, exp)]
     healthy = cases[:len(cases) - len(last)]
-    rundir = h.rundir(args.kernel, archname, f"check-{lane_name}")
+    rundir = h.rundir(args.kernel, archname, f"check-{name}")
     files = programs(b.arch, rundir)
     files.update({"rel.sh": os.path.join(REL, "rel.sh"),
                   "failnth.txt": corpus(archname, rundir)})
     script = job(rundir, healthy, lane, last)
     files["rel.env"] = os.path.join(rundir, "rel.env")
     initrd = h.initrd(rundir, base, "script", script, h.env(b), files)
-    timeout = args.timeout or (check.boot_timeout(cases) * 3 + lane.seconds)
+    timeout = args.timeout or (check.boot_timeout(cases) * 3 +
+                               lane_seconds(lane))
     res = qemu.boot(b, initrd, rundir, timeout, stream=args.verbose,
                     append=lane.append, run_silence=900)
     races = []
-    if lane_name == "kcsan":
+    if name == "kcsan":
         races = kcsan_rows(res, b, archname, args.kernel, args.save_baseline)
     rows = check.judge(res, cases + [f"rel/{p}" for p in lane.phases], exp)
     rows += races
-    if lane_name == "debug":
+    if name == "debug":
         rows += perm_rows(res, archname, args.kernel, args.save_baseline)
         rows += lockdown_boot(h, args, b, base, archname)
         rows += mt_boot(h, args, b, base, archname)
@@ -281,7 +327,7 @@ def check_debug(h, args, archname):
                           "kmemleak:")):
             print(f"note {archname}: {ln.strip()}")
     check.save_results(os.path.join(rundir, "results.txt"), rows)
-    print(f"ktest: {archname} {args.kernel} {lane_name}: "
+    print(f"ktest: {archname} {args.kernel} {name}: "
           f"{res.verdict(exp.allowed_console())}; log {rundir}/console.log",
           flush=True)
     return totals

@@ -1,8 +1,11 @@
-"""make check-debug's per-arch fail-nth corpus."""
+"""make check-debug: the per-arch fail-nth corpus, the lanes and their jobs."""
 
+import os
 import re
 import tempfile
+import types
 import unittest
+from unittest import mock
 
 from kpt import reliability
 
@@ -54,3 +57,48 @@ class Job(unittest.TestCase):
                 text = f.read()
         self.assertLess(text.index("test.d/a.tc"), text.index("rel.sh\n"))
         self.assertLess(text.index("rel.sh\n"), text.index("damage.tc"))
+
+    def test_a_lane_without_cases_runs_only_the_phases(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = reliability.job(d, [], reliability.LANES["long"])
+            with open(path) as f:
+                text = f.read()
+        self.assertNotIn("ftrace-run.sh", text)
+        self.assertIn("sh /kpt/job/rel.sh pre\nsh /kpt/job/rel.sh\n", text)
+
+
+class Lanes(unittest.TestCase):
+    def lane(self, debug=True, kcsan=False, **env):
+        args = types.SimpleNamespace(debug=debug, kcsan=kcsan)
+        with mock.patch.dict(os.environ, env):
+            return reliability.lane_name(args)
+
+    def test_long_runs_on_the_debug_kernel_or_the_normal_one(self):
+        self.assertEqual(self.lane(LONG="1"), "long")
+        self.assertEqual(self.lane(debug=False, LONG="1"), "long-plain")
+        self.assertEqual(self.lane(LONG=""), "debug")
+        self.assertEqual(self.lane(kcsan=True, LONG="0"), "kcsan")
+
+    def test_the_normal_kernel_is_for_the_long_runs_only(self):
+        with self.assertRaises(SystemExit):
+            self.lane(debug=False, LONG="")
+        with self.assertRaises(SystemExit):
+            self.lane(kcsan=True, LONG="1")
+
+    def test_the_timeout_follows_the_budgets_as_they_run(self):
+        lane = reliability.LANES["long"]
+        with mock.patch.dict(os.environ, {"REL_FUZZ_ARGS": "",
+                                          "REL_STRESS_ARGS": ""}):
+            self.assertEqual(reliability.lane_seconds(lane),
+                             300 + 3600 + 3600)
+        with mock.patch.dict(os.environ, {"REL_FUZZ_ARGS": "-n 5 -t 60",
+                                          "REL_STRESS_ARGS": "-t 120 -s 3"}):
+            self.assertEqual(reliability.lane_seconds(lane), 300 + 60 + 120)
+
+    def test_the_debug_lane_keeps_its_time(self):
+        with mock.patch.dict(os.environ, {"REL_FAILNTH_ARGS": "",
+                                          "REL_FUZZ_ARGS": "",
+                                          "REL_STRESS_ARGS": ""}):
+            self.assertEqual(
+                reliability.lane_seconds(reliability.LANES["debug"]),
+                600 + 150 + 90 + 300)
