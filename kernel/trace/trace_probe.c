@@ -140,6 +140,7 @@ struct tpp_argp {
 	unsigned int type_len;		/* TYPE up to a '[' */
 	bool bitfield;			/* TYPE is b<w>@<o>/<c> */
 	unsigned int late_at;		/* caret for errors after the value */
+	bool late_btf;			/* late_at is at a BTF member */
 	unsigned int nops;		/* fetch slots used so far */
 	unsigned int nr_derefs;
 	struct tpp_deref deref[TPP_MAX_DEREFS];
@@ -1052,6 +1053,7 @@ static int apply_btf_fields(struct tpp_argp *a, const struct tpp_btf_req *req,
 			return ret;
 	}
 	a->late_at = at + req->late_at;
+	a->late_btf = true;
 	a->btf_typed = req->typed;
 	a->btf_type = req->type;
 	a->btf_kind = req->kind;
@@ -1373,6 +1375,7 @@ static int parse_deref(struct tpp_argp *a, unsigned int start,
 	if (a->arg->fetch.src == TPP_SRC_REG && a->arg->fetch.width)
 		return arg_fail(a, TPP_E_REG_PART, in_at, -EINVAL);
 	a->late_at = in_at;
+	a->late_btf = false;
 	src = a->arg->fetch.src;
 	if (!a->nr_derefs && (src == TPP_SRC_COMM || src == TPP_SRC_IMMSTR))
 		return arg_fail(a, TPP_E_DEREF_VALUE, in_at, -EINVAL);
@@ -1667,6 +1670,12 @@ static int account_size(struct tpp_argp *a)
 /* Type errors point at TYPE, counted from where the value ended up */
 static unsigned int type_caret(const struct tpp_argp *a)
 {
+	/*
+	 * Deliberate difference: after a BTF member, 6.12's column is
+	 * noise that changes every boot; the type is the word at fault.
+	 */
+	if (a->late_btf && a->type_at)
+		return a->type_at;
 	return a->late_at + (a->type_at ? a->type_at - a->body : 0);
 }
 
