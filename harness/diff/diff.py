@@ -14,7 +14,8 @@ counted apart.  Prints
 and exits 1 on any unexplained difference (2 on a broken run).
 
     diff.py [--arch x86_64] [--a upstream] [--b ours]
-    diff.py --emit x86_64 > job.sh          the guest job, for make exec
+    diff.py --emit x86_64 [--kernel upstream] > job.sh
+                                            the guest job, for make exec
     diff.py --compare A.txt B.txt           compare saved records
     diff.py --records console.log           records of one saved console
 """
@@ -34,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 ARCHES = ("x86_64", "arm64")
 DELIM = "__KPT_DIFF_CORPUS__"
-SECTIONS = ("status", "log", "list", "format", "sh")
+SECTIONS = ("status", "log", "list", "format", "sh", "skip")
 
 
 # ----------------------------------------------------------------------
@@ -103,10 +104,12 @@ def addr_syms(steps):
     return sorted(syms)
 
 
-def emit(arch, passes="K D", gen=0, seed=1):
-    """The guest job: the prepared corpus, then run-guest.sh."""
+def emit(arch, passes="K D", gen=0, seed=1, skips=()):
+    """The guest job: the prepared corpus, then run-guest.sh.  A line
+    that one of the rules @skips selects is not written (op SKIP)."""
     steps = load_corpus(arch, gen, seed)
-    body = "".join(f"{s.id}\t{s.op}\t{s.text}\n" for s in steps)
+    body = "".join(f"{s.id}\t{skip_op(s, skips)}\t{s.text}\n"
+                   for s in steps)
     with open(os.path.join(HERE, "run-guest.sh")) as f:
         guest = f.read()
     head = ("#!/bin/sh\n"
@@ -234,9 +237,18 @@ def normalize(lines, addrs):
     return out
 
 
+def skip_op(step, skips):
+    """@step's op in a job for a kernel that @skips' lines would oops"""
+    if step.op == "W" and any(r.regex.search(step.text) for r in skips):
+        return "SKIP"
+    return step.op
+
+
 def section(line):
     if line.startswith(("> ", "seq ", "end", "reset", "sh ")):
         return "input"
+    if line.startswith("skip:"):
+        return "skip"
     if line.startswith(("rc=", "errno:", "autoreset")):
         return "status"
     if line.startswith("log:"):
@@ -294,7 +306,8 @@ def load_records(path):
 class Rule:
     def __init__(self, where, selector, sections, reason):
         self.where, self.reason = where, reason
-        self.sections = set(SECTIONS) if sections == "*" else \
+        # "*" is every section of a written line; "skip" is said apart
+        self.sections = set(SECTIONS) - {"skip"} if sections == "*" else \
             {s.strip() for s in sections.split(",")}
         bad = self.sections - set(SECTIONS)
         if bad:
@@ -313,7 +326,17 @@ class Rule:
         else:
             raise SystemExit(f"{where}: selector must be @ID, /regex/ or "
                              "~/regex/")
+        if "skip" in self.sections and (self.regex is None or
+                                        self.on_logs or self.passes):
+            raise SystemExit(f"{where}: a skip rule selects by /regex/ on "
+                             "the input, in both passes")
         self.used = 0
+
+    def covers(self, changed):
+        """Whether the sections that differ are this rule's; a skipped
+        line differs in all of them"""
+        return changed <= self.sections or \
+            ("skip" in self.sections and "skip" in changed)
 
     def matches(self, key, la, lb):
         p, _, sid = key.partition(" ")
@@ -393,7 +416,7 @@ def compare(a, b, rules, names=("A", "B"), show=30, out=sys.stdout):
         sa, sb = split_sections(la), split_sections(lb)
         changed = {s for s in set(sa) | set(sb) if sa.get(s) != sb.get(s)}
         rule = next((r for r in rules if r.matches(key, la, lb) and
-                     changed <= r.sections), None)
+                     r.covers(changed)), None)
         if rule:
             rule.used += 1
             deliberate += 1
@@ -441,10 +464,17 @@ def kpt_root():
 STEP_SECONDS = 0.05
 
 
-def run_kernel(kernel, arch, passes, timeout, gen, seed, label=None):
-    """Boot @kernel with the corpus; return (records, console path).
-    @label names its files (default: the kernel)."""
-    job, steps = emit(arch, passes, gen, seed)
+def skips_for(kernel, rules):
+    """The skip rules (lines that oops 6.12) that apply to @kernel"""
+    return [r for r in rules if "skip" in r.sections] \
+        if kernel == "upstream" else []
+
+
+def run_kernel(kernel, arch, passes, timeout, gen, seed, skips, label=None):
+    """Boot @kernel with the corpus, without the lines @skips selects;
+    return (records, console path).  @label names its files (default:
+    the kernel)."""
+    job, steps = emit(arch, passes, gen, seed, skips)
     timeout = timeout or max(1800, int(600 + STEP_SECONDS * len(steps) *
                                        len(passes.split())))
     outdir = os.path.join(kpt_root(), "diff")
@@ -521,19 +551,21 @@ def main(argv=None):
                                                         "deliberate.txt"))
     p.add_argument("--emit", metavar="ARCH",
                    help="print the guest job for ARCH and exit")
+    p.add_argument("--kernel", default="ours", choices=("upstream", "ours"),
+                   help="the kernel --emit writes the job for")
     p.add_argument("--compare", nargs=2, metavar="FILE",
                    help="compare two saved record files or console logs")
     p.add_argument("--records", metavar="CONSOLE",
                    help="print the normalized records of a console log")
     args = p.parse_args(argv)
 
+    rules = load_rules(args.deliberate)
     if args.emit:
         if args.emit not in ARCHES:
             raise SystemExit(f"--emit: arch is one of {ARCHES}")
-        sys.stdout.write(emit(args.emit, args.passes, args.gen,
-                              args.seed)[0])
+        sys.stdout.write(emit(args.emit, args.passes, args.gen, args.seed,
+                              skips_for(args.kernel, rules))[0])
         return 0
-    rules = load_rules(args.deliberate)
     if args.records:
         r = load_records(args.records)
         for key in r.order:
@@ -563,7 +595,8 @@ def main(argv=None):
         names = (f"{args.a}-1", f"{args.b}-2") if args.a == args.b else \
             (args.a, args.b)
         runs = [(k, arch, args.passes, args.timeout, args.gen, args.seed,
-                 name) for k, name in zip((args.a, args.b), names)]
+                 skips_for(k, rules), name)
+                for k, name in zip((args.a, args.b), names)]
         if args.parallel:
             with ThreadPoolExecutor(2) as pool:
                 (a, _), (b, _) = pool.map(lambda r: run_kernel(*r), runs)

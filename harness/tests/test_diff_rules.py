@@ -66,3 +66,52 @@ class RuleTest(unittest.TestCase):
     def test_bad_selector_is_refused(self):
         with self.assertRaises(SystemExit):
             diff.Rule("t", "~@common:1", "log", "why")
+
+
+SKIP = "/(^| )\\$arg(?!(429496729[56]|1844674407370955161[56])\\b)[0-9]{10,}(:[^ ]*)?( |$)/"
+
+
+class SkipTest(unittest.TestCase):
+    """Lines that oops 6.12 are not written on it, and count as
+    deliberate when a skip rule says why."""
+
+    def rules(self):
+        return [diff.Rule("t", SKIP, "skip", "oopses 6.12")]
+
+    def test_only_upstream_skips(self):
+        rules = self.rules()
+        self.assertEqual(diff.skips_for("upstream", rules), rules)
+        self.assertEqual(diff.skips_for("ours", rules), [])
+
+    def test_the_job_does_not_write_a_selected_line(self):
+        steps = [diff.Step("gen:1", "W", "p:e kernel_clone $arg184446744073709551615:ustring"),
+                 diff.Step("gen:2", "W", "p vfs_read $arg4294967296"),
+                 diff.Step("gen:3", "W", "p vfs_read a=$arg1"),
+                 diff.Step("common:4", "SH", "echo $arg18446744073709551615")]
+        ops = [diff.skip_op(s, self.rules()) for s in steps]
+        self.assertEqual(ops, ["SKIP", "W", "W", "SH"])
+        self.assertEqual([diff.skip_op(s, []) for s in steps],
+                         ["W", "W", "W", "SH"])
+
+    def verdict(self, a, b, rules):
+        out = io.StringIO()
+        diff.compare(records({"K gen:1": a}), records({"K gen:1": b}),
+                     rules, out=out)
+        last = out.getvalue().strip().splitlines()[-1].split()
+        return int(last[2]), int(last[4]), int(last[6])
+
+    def test_a_skipped_line_is_deliberate_with_its_rule_only(self):
+        line = "> p:e kernel_clone $arg184446744073709551615:ustring"
+        up = [line, "skip: not written (it oopses this kernel)"]
+        ours = [line, "rc=1", "errno: write: Invalid argument",
+                "log: trace_kprobe: error: This variable is not found at "
+                "this probe point", "list: p:kprobes/e kernel_clone"]
+        self.assertEqual(self.verdict(up, ours, self.rules()), (0, 1, 0))
+        self.assertEqual(self.verdict(up, ours, []), (0, 0, 1))
+        other = [diff.Rule("t", "/kernel_clone/", "status,log", "x")]
+        self.assertEqual(self.verdict(up, ours, other), (0, 0, 1))
+
+    def test_a_skip_rule_selects_the_input(self):
+        for sel in ("@gen:1", "~/oops/", "K /\\$arg/"):
+            with self.assertRaises(SystemExit):
+                diff.Rule("t", sel, "skip", "why")
