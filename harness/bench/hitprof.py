@@ -10,7 +10,12 @@ off) until control is back in the wrapper after the probe, and counted
 under the function kallsyms names for it.  Instructions of code without a
 symbol (ftrace trampolines) count under "(trampoline)".
 
-Environment: HITPROF_ENTRY, the probed function; HITPROF_MAX, a bound on
+With HITPROF_UNTIL (a write handler's profile, hitprof.sh --add), the
+walk starts at HITPROF_ENTRY's next call and ends when control is back in
+HITPROF_UNTIL, its caller.
+
+Environment: HITPROF_ENTRY, the probed function (HITPROF_ENTRY_AT, its
+address as gdb reads it, when the name is not unique); HITPROF_MAX, a bound on
 the steps; HITPROF_DUMP, functions (comma-separated) whose instructions
 are listed as they run ("@@HP pc <address> <function>").  Prints
 "@@HP <count> <function>" lines, then "@@HP total N".
@@ -21,7 +26,8 @@ import os
 import gdb
 
 entry = os.environ.get("HITPROF_ENTRY", "__x64_sys_getppid")
-maxsteps = int(os.environ.get("HITPROF_MAX", "20000"))
+until = os.environ.get("HITPROF_UNTIL")
+maxsteps = int(os.environ.get("HITPROF_MAX") or "20000")
 dump = set(os.environ.get("HITPROF_DUMP", "").split(","))
 MASK = (1 << 64) - 1
 names = {}
@@ -40,7 +46,10 @@ def pc_now():
 
 gdb.execute("set pagination off")
 gdb.execute("target remote :1234")
-start = int(gdb.parse_and_eval(f"(unsigned long)&{entry}")) & MASK
+# two static functions may share a name: HITPROF_ENTRY_AT picks one
+# ("'trace_kprobe.c'::probes_write")
+at = os.environ.get("HITPROF_ENTRY_AT") or entry
+start = int(gdb.parse_and_eval(f"(unsigned long)&{at}")) & MASK
 gdb.execute(f"hbreak *{start:#x}")
 gdb.execute("continue")
 gdb.execute("delete")
@@ -56,7 +65,9 @@ while steps < maxsteps:
     gdb.execute("stepi", to_string=True)
     pc = pc_now()
     # back in the wrapper from the probe: the hit is over
-    if here != entry and name(pc) == entry and pc != start:
+    if not until and here != entry and name(pc) == entry and pc != start:
+        break
+    if until and name(pc) == until:
         break
 for fn, n in counts.most_common():
     print(f"@@HP {n:6d} {fn}")
