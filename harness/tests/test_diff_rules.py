@@ -115,3 +115,19 @@ class SkipTest(unittest.TestCase):
         for sel in ("@gen:1", "~/oops/", "K /\\$arg/"):
             with self.assertRaises(SystemExit):
                 diff.Rule("t", sel, "skip", "why")
+
+
+class CommentTest(unittest.TestCase):
+    """The kernel cuts a written line at '#': so do the selectors."""
+
+    def test_a_selector_sees_the_line_up_to_its_comment(self):
+        rule = diff.Rule("t", "/%edi( |$)/", "*", "asm names")
+        line = ["> p:g1/Ev4 kernel_clone+0x0 _x=%edi#x32"]
+        self.assertTrue(rule.matches("K gen:1", line, line))
+        cut = ["> p:g1/Ev4 kernel_clone _x=%ax #%edi"]
+        self.assertFalse(rule.matches("K gen:1", cut, cut))
+
+    def test_a_shell_step_is_not_cut(self):
+        rule = diff.Rule("t", "/x # y/", "sh", "why")
+        sh = ["sh echo x # y"]
+        self.assertTrue(rule.matches("K common:1", sh, sh))
