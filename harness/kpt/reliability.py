@@ -43,13 +43,16 @@ PROGRAMS = ("kpfailnth", "kpfuzz", "kpstress", "kpperm")
 @dataclass(frozen=True)
 class Lane:
     """@phases: the rows rel.sh runs, in order; @budget: rel.env
-    defaults (seconds are upper bounds, counts the aim); @seconds: what
-    the phases may take beyond their budgets' -t (lane_seconds());
-    @append: kernel command line"""
+    defaults (seconds are upper bounds, counts the aim); @append: kernel
+    command line"""
     phases: tuple
     budget: dict
-    seconds: int
     append: str
+
+
+# What a lane's phases may take beyond their budgets' -t: the phases
+# without one (perm, kmemleak, lockdown) and cleaning up between them
+PHASES_SLACK = 300
 
 
 LANES = {
@@ -58,20 +61,20 @@ LANES = {
                   {"REL_FAILNTH_ARGS": "-m 400 -t 600",
                    "REL_FUZZ_ARGS": "-n 20000 -t 150 -s 1",
                    "REL_STRESS_ARGS": "-t 90 -s 1"},
-                  300, "kasan_multi_shot"),
+                  "kasan_multi_shot"),
     "kcsan": Lane(("fuzz", "stress"),
                   {"REL_FUZZ_ARGS": "-n 20000 -t 300 -s 1",
                    "REL_STRESS_ARGS": "-t 300 -s 1"},
-                  300, ""),
+                  ""),
     # LONG=1: the long runs, without the ftracetests (unless TESTS= names
     # some); on the debug kernel, and with DEBUG=0 on the normal one
     "long": Lane(("kmemleak-baseline", "fuzz", "stress", "kmemleak"),
                  {"REL_FUZZ_ARGS": "-n 200000 -t 3600 -s 1",
                   "REL_STRESS_ARGS": "-t 3600 -s 1"},
-                 300, "kasan_multi_shot"),
+                 "kasan_multi_shot"),
     "long-plain": Lane(("fuzz",),
                        {"REL_FUZZ_ARGS": "-n 2000000 -t 7200 -s 1"},
-                       300, ""),
+                       ""),
 }
 
 
@@ -92,9 +95,9 @@ def lane_name(args):
 
 
 def lane_seconds(lane):
-    """What the phases may take at most: the lane's own allowance plus
-    every -t SECONDS of its budgets as they will run"""
-    total = lane.seconds
+    """What the phases may take at most: PHASES_SLACK plus every
+    -t SECONDS of the lane's budgets as they will run"""
+    total = PHASES_SLACK
     for key, default in lane.budget.items():
         m = re.search(r"-t\s*(\d+)", os.environ.get(key) or default)
         total += int(m.group(1)) if m else 0
