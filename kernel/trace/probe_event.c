@@ -6,6 +6,7 @@
 #define pr_fmt(fmt)	"trace_probe: " fmt
 
 #include <linux/ctype.h>
+#include <linux/hashtable.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
@@ -202,6 +203,48 @@ void probe_event_free(struct probe_event *ev)
 	kfree(ev);
 }
 
+/*
+ * Registered probe events by the hash of their name, under event_mutex.
+ * Adding an event looks its name up first; with thousands of probe
+ * events defined, walking them all on every add would cost more than the
+ * rest of the add.
+ */
+static DEFINE_HASHTABLE(probe_event_names, 9);
+
+/* The registered probe event called @group/@event, or NULL */
+static struct probe_event *probe_event_lookup(const char *group,
+					      const char *event, u32 hash)
+{
+	struct probe_event *ev;
+
+	hash_for_each_possible(probe_event_names, ev, name_node, hash) {
+		if (ev->name_hash == hash && !strcmp(event, ev->call.name) &&
+		    !strcmp(group, ev->class.system))
+			return ev;
+	}
+	return NULL;
+}
+
+/* Whether an event other than a probe event is called @group/@event */
+static bool probe_event_name_foreign(const char *group, const char *event)
+{
+	struct trace_event_call *call;
+	const char *name;
+
+	/* Most names differ at their first byte, which costs them no call */
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (call->class->reg == probe_event_reg)
+			continue;
+		name = trace_event_name(call);
+		if (!name || name[0] != event[0])
+			continue;
+		if (!strcmp(event, name) && call->class->system &&
+		    !strcmp(group, call->class->system))
+			return true;
+	}
+	return false;
+}
+
 /**
  * probe_event_find - the event called @group/@event, of any kind
  * @group: its system
@@ -212,40 +255,24 @@ void probe_event_free(struct probe_event *ev)
  */
 struct probe_event *probe_event_find(const char *group, const char *event)
 {
-	u32 hash = full_name_hash(NULL, event, strlen(event));
-	struct trace_event_call *call;
-	const char *name;
-	bool is_probe_event;
+	struct probe_event *ev;
 
 	lockdep_assert_held(&event_mutex);
-	/*
-	 * Most names differ at their first byte, which costs them no call.
-	 * Probe events often share a prefix ("f1", "f2"): theirs is a hash
-	 * compare.
-	 */
-	list_for_each_entry(call, &ftrace_events, list) {
-		name = trace_event_name(call);
-		if (!name || name[0] != event[0])
-			continue;
-		is_probe_event = call->class->reg == probe_event_reg;
-		if (is_probe_event && probe_event_from_call(call)->name_hash != hash)
-			continue;
-		if (strcmp(event, name) || !call->class->system ||
-		    strcmp(group, call->class->system))
-			continue;
-		return is_probe_event ? probe_event_from_call(call) : ERR_PTR(-EEXIST);
-	}
-	return NULL;
+	ev = probe_event_lookup(group, event,
+				full_name_hash(NULL, event, strlen(event)));
+	if (ev)
+		return ev;
+	return probe_event_name_foreign(group, event) ? ERR_PTR(-EEXIST) : NULL;
 }
 
 /**
  * probe_event_register - make the event visible under events/GRP/EVENT
  * @ev: from probe_event_new()
  *
- * The caller found the name free with probe_event_find() and has held event_mutex
- * since: every probe type looks the name up anyway, to append to an event
- * or to refuse a name that is taken, and the walk grows with the number
- * of events.
+ * The caller found the name free with probe_event_find() and has held
+ * event_mutex since: every probe type looks the name up anyway, to append
+ * to an event or to refuse a name that is taken, so registering does not
+ * look it up again.
  *
  * Return: 0 or a negative errno.
  */
@@ -261,6 +288,7 @@ int probe_event_register(struct probe_event *ev)
 		unregister_trace_event(&ev->call.event);
 		return ret;
 	}
+	hash_add(probe_event_names, &ev->name_node, ev->name_hash);
 	return 0;
 }
 
@@ -341,6 +369,7 @@ int probe_event_unregister(struct probe_event *ev)
 	ret = trace_remove_event_call(&ev->call);
 	if (ret)
 		return ret;
+	hash_del(&ev->name_node);
 	if (!marked && poll_state_synchronize_rcu(ev->off_gp))
 		probe_event_marked(true);
 	return 0;

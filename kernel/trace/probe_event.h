@@ -119,6 +119,7 @@ struct probe_event_ops {
  * @flags: PROBE_EVENT_F_*, read locklessly at hits
  * @armed: @ops->arm succeeded and @ops->disarm did not follow yet
  * @name_hash: full_name_hash() of @call.name, for probe_event_find()
+ * @name_node: in the name index while registered (see probe_event_find())
  * @batch: on the list of events whose arming waits for the end of a group
  *	enable or disable (see trace_probe_batch_begin()); empty otherwise
  * @members: the probe type's probe points, in creation order
@@ -136,6 +137,7 @@ struct probe_event {
 	unsigned int flags;
 	bool armed;
 	u32 name_hash;
+	struct hlist_node name_node;
 	struct list_head batch;
 	struct list_head members;
 	struct list_head links;
