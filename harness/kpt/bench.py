@@ -397,6 +397,9 @@ def run_icount(h, prepared, p, arch):
              f"ROUNDS={p.rounds}, SCALE_COUNTS={p.scale}",
              *_stamp(builds, "-icount shift=0,sleep=off, -smp 2"), "",
              *icount_tables(recs)]
+    if "scale" in suites:
+        lines[1:1] = ["'per add' at N others: the mean over the events "
+                      "added since the count before N"]
     return lines
 
 
