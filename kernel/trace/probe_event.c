@@ -124,6 +124,12 @@ static enum probe_event_head probe_event_head_of(const struct probe_event_ops *o
 	return def->is_return ? PROBE_HEAD_RET : ops->head;
 }
 
+/* The key of a probe event's name in the name index (probe_event_find()) */
+static u32 probe_event_name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
+}
+
 /* What probe_event_new() makes, but for &probe_event_ops.init_event */
 static struct probe_event *probe_event_alloc(const struct tpp_def *def,
 					     const struct probe_event_ops *ops)
@@ -147,7 +153,7 @@ static struct probe_event *probe_event_alloc(const struct tpp_def *def,
 		return ERR_PTR(ret);
 	}
 	ev->call.name = kstrdup(def->event, GFP_KERNEL);
-	ev->name_hash = full_name_hash(NULL, def->event, strlen(def->event));
+	ev->name_hash = probe_event_name_hash(def->event);
 	ev->class.system = kstrdup(def->group, GFP_KERNEL);
 	if (!ev->call.name || !ev->class.system || probe_event_set_print_fmt(ev)) {
 		probe_event_free(ev);
@@ -258,8 +264,7 @@ struct probe_event *probe_event_find(const char *group, const char *event)
 	struct probe_event *ev;
 
 	lockdep_assert_held(&event_mutex);
-	ev = probe_event_lookup(group, event,
-				full_name_hash(NULL, event, strlen(event)));
+	ev = probe_event_lookup(group, event, probe_event_name_hash(event));
 	if (ev)
 		return ev;
 	return probe_event_name_foreign(group, event) ? ERR_PTR(-EEXIST) : NULL;

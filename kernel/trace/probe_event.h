@@ -118,7 +118,7 @@ struct probe_event_ops {
  * @head: record header kind
  * @flags: PROBE_EVENT_F_*, read locklessly at hits
  * @armed: @ops->arm succeeded and @ops->disarm did not follow yet
- * @name_hash: full_name_hash() of @call.name, for probe_event_find()
+ * @name_hash: probe_event_name_hash() of @call.name: its key in the name index
  * @name_node: in the name index while registered (see probe_event_find())
  * @batch: on the list of events whose arming waits for the end of a group
  *	enable or disable (see trace_probe_batch_begin()); empty otherwise
