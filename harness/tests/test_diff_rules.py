@@ -145,35 +145,35 @@ class ShippedEntriesTest(unittest.TestCase):
         self.assertEqual(len(rules), 1, reason_part)
         return rules[0]
 
-    def takes(self, rule, text, key="D gen:1"):
-        line = ["> " + text]
-        return rule.matches(key, line, line)
+    def check(self, reason_part, takes, leaves, key="D gen:1"):
+        """The entry whose reason has @reason_part selects every line of
+        @takes and none of @leaves"""
+        rule = self.entry(reason_part)
+        for text, want in [(t, True) for t in takes] + \
+                [(t, False) for t in leaves]:
+            line = ["> " + text]
+            self.assertEqual(rule.matches(key, line, line), want, text)
 
     def test_btf_caret_takes_any_bitfield_spelling(self):
-        rule = self.entry("garbage that changes every boot")
-        for text in ("p vfs_read file->f_mode:b3/8",
-                     "p vfs_read %pc file->f_mode:b1@31/8",
-                     "r:Bad-group/e_3 vfs_read _b2=file->f_mode:symstr[1]"):
-            self.assertTrue(self.takes(rule, text), text)
-        for text in ("p vfs_read file->f_mode:u8",
-                     "p vfs_read file->f_mode:bogus"):
-            self.assertFalse(self.takes(rule, text), text)
+        self.check("garbage that changes every boot",
+                   ("p vfs_read file->f_mode:b3/8",
+                    "p vfs_read %pc file->f_mode:b1@31/8",
+                    "r:Bad-group/e_3 vfs_read _b2=file->f_mode:symstr[1]"),
+                   ("p vfs_read file->f_mode:u8",
+                    "p vfs_read file->f_mode:bogus"))
 
     def test_typecast_takes_the_parsers_shape(self):
-        rule = self.entry("BTF typecasts are newer kernels' syntax")
-        for text in ("p vfs_read a=(file)file->f_mode",
-                     "r:ev2 /bin/busybox:16 a=(task_st.uct)(%x19)->d",
-                     "p vfs_read a=(dentry,d_name.name)$arg1->x"):
-            self.assertTrue(self.takes(rule, text), text)
-        for text in ("p vfs_read a=+0(%ax)", "p vfs_read a=(1file)x->y",
-                     "p vfs_read a=(fi le)x->y"):
-            self.assertFalse(self.takes(rule, text), text)
+        self.check("BTF typecasts are newer kernels' syntax",
+                   ("p vfs_read a=(file)file->f_mode",
+                    "r:ev2 /bin/busybox:16 a=(task_st.uct)(%x19)->d",
+                    "p vfs_read a=(dentry,d_name.name)$arg1->x"),
+                   ("p vfs_read a=+0(%ax)", "p vfs_read a=(1file)x->y",
+                    "p vfs_read a=(fi le)x->y"))
 
     def test_layout_takes_far_offsets_only(self):
-        rule = self.entry("lands where each image's layout puts it")
-        for text in ("r:g_2/Ev4 vfs_read+10000000 $stack0x:x32[1]",
-                     "p vfs_read+0x100000", "p:a/b vfs_read+100000000"):
-            self.assertTrue(self.takes(rule, text, "K gen:1"), text)
-        for text in ("p vfs_read+16", "p vfs_read+0xfffff",
-                     "p vfs_read a=+10000000(%ax)", "p vfs_read+999999"):
-            self.assertFalse(self.takes(rule, text, "K gen:1"), text)
+        self.check("lands where each image's layout puts it",
+                   ("r:g_2/Ev4 vfs_read+10000000 $stack0x:x32[1]",
+                    "p vfs_read+0x100000", "p:a/b vfs_read+100000000"),
+                   ("p vfs_read+16", "p vfs_read+0xfffff",
+                    "p vfs_read a=+10000000(%ax)", "p vfs_read+999999"),
+                   key="K gen:1")
