@@ -15,10 +15,11 @@ walk starts at HITPROF_ENTRY's next call and ends when control is back in
 HITPROF_UNTIL, its caller.
 
 Environment: HITPROF_ENTRY, the probed function (HITPROF_ENTRY_AT, its
-address as gdb reads it, when the name is not unique); HITPROF_MAX, a bound on
-the steps; HITPROF_DUMP, functions (comma-separated) whose instructions
-are listed as they run ("@@HP pc <address> <function>").  Prints
-"@@HP <count> <function>" lines, then "@@HP total N".
+address as gdb reads it when the name is not unique, or as a 0x number);
+HITPROF_MAX, a bound on the steps; HITPROF_DUMP, functions
+(comma-separated) whose instructions are listed as they run ("@@HP pc
+<address> <function>").  Prints "@@HP <count> <function>" lines, then
+"@@HP total N".
 """
 import collections
 import os
@@ -47,9 +48,13 @@ def pc_now():
 gdb.execute("set pagination off")
 gdb.execute("target remote :1234")
 # two static functions may share a name: HITPROF_ENTRY_AT picks one
-# ("'trace_kprobe.c'::probes_write")
+# ("'trace_kprobe.c'::probes_write"), or gives the address where the
+# function starts when gdb places it elsewhere (arm64's patchable entry)
 at = os.environ.get("HITPROF_ENTRY_AT") or entry
-start = int(gdb.parse_and_eval(f"(unsigned long)&{at}")) & MASK
+if at.startswith("0x"):
+    start = int(at, 16)
+else:
+    start = int(gdb.parse_and_eval(f"(unsigned long)&{at}")) & MASK
 gdb.execute(f"hbreak *{start:#x}")
 gdb.execute("continue")
 gdb.execute("delete")

@@ -4,6 +4,7 @@
 #
 #   harness/bench/hitprof.sh ARCH KERNEL 'DEFINITION' ['FILTER']
 #   harness/bench/hitprof.sh x86_64 ours 'p:kb/e __x64_sys_getppid'
+#   harness/bench/hitprof.sh arm64 upstream 'p:kb/e __arm64_sys_getppid'
 #   harness/bench/hitprof.sh ARCH KERNEL --add N
 #
 # Boots KERNEL (ours or upstream, built by the harness) for ARCH with the
@@ -29,14 +30,12 @@ repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/hitprof.XXXXXX)
 case $arch in
 x86_64) cc=gcc entry=__x64_sys_getppid gdb=gdb ;;
-*)
-	# arm64: a step over the kprobe's BRK showed none of the handler's
-	# instructions (the exception seems to be stepped whole); until that
-	# is understood, no table rather than a wrong one
-	echo "hitprof: x86_64 only" >&2
-	exit 2
+arm64)
+	cc=aarch64-linux-gnu-gcc entry=__arm64_sys_getppid gdb=gdb-multiarch
 	;;
+*) echo "hitprof: x86_64 or arm64" >&2; exit 2 ;;
 esac
+command -v $gdb >/dev/null || { echo "hitprof: apt-get install $gdb" >&2; exit 2; }
 cat > "$tmp/gp.c" <<'EOC'
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -99,6 +98,11 @@ KPT_FILES="$tmp/hitprof-gp" "$repo/harness/ktest" exec --arch "$arch" \
 run=$(sed -n 's/^ktest: console log \(.*\)\/console.log$/\1/p' "$tmp/exec.log")
 [ -f "$run/qemu.cmd" ] || { cat "$tmp/exec.log"; exit 1; }
 vmlinux=$(sed -n 's/.*-kernel \([^ ]*\)\/arch\/.*/\1/p' "$run/qemu.cmd")/vmlinux
+# gdb puts an arm64 function after its two patchable-entry NOPs; the
+# symbol, kallsyms and so a kprobe at +0 are on the first of them
+if [ "$arch" = arm64 ] && [ -z "$at" ]; then
+	at=0x$(aarch64-linux-gnu-nm "$vmlinux" | awk -v f="$entry" '$3 == f { print $1; exit }')
+fi
 # the command line's -append value is one word for the shell
 sed 's/-append \(.*\) -serial/-append "\1" -serial/; s/$/ -s/' \
 	"$run/qemu.cmd" > "$tmp/qemu.sh"
