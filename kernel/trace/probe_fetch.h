@@ -174,7 +174,9 @@ static inline int probe_efield(unsigned int offset, unsigned int size,
  * once: the size pass copies it here, the store pass copies it on into
  * the record, and the dereferences before it are skipped.  Longer
  * strings are read twice.  A handler's cache starts uninitialized: each
- * hit sizes through probe_prog_hit_size(), which clears it first.
+ * hit sizes through probe_prog_hit_size(), which clears it first for a
+ * probe with dynamic data.  A probe without has nothing to cache, and its
+ * cache is never read: it costs its hits nothing.
  *
  * A record that fits in @buf whole is not sized at all: the size pass
  * runs the store program into @buf (@staged bytes, header included) and
@@ -234,17 +236,14 @@ static __always_inline void probe_cache_clear(struct probe_cache *cache)
  * @cache: the handler's cache for this hit, in any state
  *
  * Return: as probe_prog_dyn_size(); 0 for a probe without dynamic data,
- * whose @cache is cleared all the same, so that probe_prog_store() finds
- * nothing staged in it.
+ * whose @cache is left as it is.
  */
 static __always_inline unsigned int
 probe_prog_hit_size(const struct probe_prog *prog, struct pt_regs *regs,
 		    const unsigned long *edata, struct probe_cache *cache)
 {
-	if (!probe_prog_has_dyn(prog)) {
-		probe_cache_clear(cache);
+	if (!probe_prog_has_dyn(prog))
 		return 0;
-	}
 	return probe_prog_dyn_size(prog, regs, edata, cache);
 }
 
@@ -274,6 +273,9 @@ probe_prog_store(const struct probe_prog *prog, struct pt_regs *regs,
 {
 	if (!prog->nr_fields)
 		return 0;
+	/* without dynamic data, no size pass filled the cache */
+	if (!probe_prog_has_dyn(prog))
+		cache = NULL;
 	/* staged by the size pass: the record is ready but for its header */
 	if (cache && cache->staged && rec_size >= cache->staged) {
 		memcpy((u8 *)rec + prog->hdr_size, cache->buf + prog->hdr_size,
@@ -303,9 +305,9 @@ probe_prog_stage_record(const struct probe_prog *prog, struct pt_regs *regs,
 			const unsigned long *edata, unsigned int rec_size,
 			struct probe_cache *cache)
 {
-	if (cache->staged)
+	if (probe_prog_has_dyn(prog))
 		return cache->staged == rec_size ? cache->buf : NULL;
-	if (probe_prog_has_dyn(prog) || rec_size > sizeof(cache->buf))
+	if (rec_size > sizeof(cache->buf))
 		return NULL;
 	probe_prog_store(prog, regs, edata, cache->buf, rec_size, NULL);
 	return cache->buf;

@@ -95,15 +95,41 @@ static inline bool tf_is_tpoint(const struct trace_fprobe *tf)
 
 /* ---- The hit path ---- */
 
-static nokprobe_inline void tf_fill_head(const struct trace_fprobe *tf, void *rec,
-					 unsigned long entry_ip,
-					 unsigned long ret_ip)
+/*
+ * @is_ret: the hit is a return probe's, and @ret_ip is its return address.
+ * The handlers pass a constant, so that an entry hit does not test it.
+ */
+static nokprobe_inline void tf_fill_head(void *rec, unsigned long entry_ip,
+					 bool is_ret, unsigned long ret_ip)
 {
 	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
 
 	head[0] = entry_ip;
-	if (tf_is_return(tf))
+	if (is_ret)
 		head[1] = ret_ip;
+}
+
+/*
+ * Reserve, fill and commit one record of @size bytes.  Inlined once with
+ * the plain path as a constant, so that the common hit tests no path.
+ */
+static nokprobe_inline void tf_record(const struct trace_fprobe *tf,
+				      struct trace_event_file *file, int path,
+				      struct pt_regs *regs,
+				      const unsigned long *edata,
+				      unsigned int size,
+				      const struct probe_cache *cache,
+				      unsigned long entry_ip,
+				      bool is_ret, unsigned long ret_ip)
+{
+	struct trace_event_buffer fbuffer __uninitialized;
+	void *rec = probe_record_reserve(&fbuffer, path, file, size);
+
+	if (!rec)
+		return;
+	tf_fill_head(rec, entry_ip, is_ret, ret_ip);
+	probe_prog_store(tf->tp.prog, regs, edata, rec, size, cache);
+	probe_record_commit(&fbuffer, path, regs);
 }
 
 static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
@@ -111,10 +137,9 @@ static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
 					 struct pt_regs *regs,
 					 const unsigned long *edata,
 					 unsigned long entry_ip,
-					 unsigned long ret_ip)
+					 bool is_ret, unsigned long ret_ip)
 {
 	struct probe_cache cache __uninitialized;
-	struct trace_event_buffer fbuffer __uninitialized;
 	int path = probe_record_path(file);
 	unsigned int size;
 	void *rec;
@@ -123,33 +148,35 @@ static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
 		return;
 	size = tf->tp.prog->fixed_size +
 	       probe_prog_hit_size(tf->tp.prog, regs, edata, &cache);
+	if (path == TRACE_EVENT_PATH_PLAIN) {
+		tf_record(tf, file, TRACE_EVENT_PATH_PLAIN, regs, edata, size,
+			  &cache, entry_ip, is_ret, ret_ip);
+		return;
+	}
 	if (path == TRACE_EVENT_PATH_FILTER) {
 		rec = probe_prog_stage_record(tf->tp.prog, regs, edata, size,
 					      &cache);
 		if (rec)
-			tf_fill_head(tf, rec, entry_ip, ret_ip);
+			tf_fill_head(rec, entry_ip, is_ret, ret_ip);
 		if (probe_record_filter(file, rec, size))
 			return;
 	}
-	rec = probe_record_reserve(&fbuffer, path, file, size);
-	if (!rec)
-		return;
-	tf_fill_head(tf, rec, entry_ip, ret_ip);
-	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
-	probe_record_commit(&fbuffer, path, regs);
+	tf_record(tf, file, path, regs, edata, size, &cache, entry_ip, is_ret,
+		  ret_ip);
 }
 
-static void tf_trace(const struct trace_fprobe *tf, struct pt_regs *regs,
-		     const unsigned long *edata, unsigned long entry_ip,
-		     unsigned long ret_ip)
+static nokprobe_inline void tf_trace(const struct trace_fprobe *tf,
+				     struct pt_regs *regs,
+				     const unsigned long *edata,
+				     unsigned long entry_ip,
+				     bool is_ret, unsigned long ret_ip)
 {
 	struct probe_event_link *link;
 
 	probe_event_for_each_file(tf->tp.ev, link)
-		tf_trace_one(tf, link->file, regs, edata, entry_ip, ret_ip);
+		tf_trace_one(tf, link->file, regs, edata, entry_ip, is_ret,
+			     ret_ip);
 }
-
-NOKPROBE_SYMBOL(tf_trace);
 
 #ifdef CONFIG_PERF_EVENTS
 /* fprobe events run no BPF program: perf records only */
@@ -176,7 +203,7 @@ static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 	if (!rec)
 		return;
 	memset(rec + fixed, 0, size - fixed);
-	tf_fill_head(tf, rec, entry_ip, ret_ip);
+	tf_fill_head(rec, entry_ip, tf_is_return(tf), ret_ip);
 	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
@@ -191,25 +218,31 @@ static inline void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 }
 #endif
 
-static void tf_hit(const struct trace_fprobe *tf, struct pt_regs *regs,
-		   const unsigned long *edata, unsigned long entry_ip,
-		   unsigned long ret_ip)
+/*
+ * Inlined into each handler, with the record path of tf_trace(): a hit
+ * then runs in one frame, which saves a call, a prologue and an
+ * epilogue per level on every hit.
+ */
+static nokprobe_inline void tf_hit(const struct trace_fprobe *tf,
+				   struct pt_regs *regs,
+				   const unsigned long *edata,
+				   unsigned long entry_ip,
+				   bool is_ret, unsigned long ret_ip)
 {
 	unsigned int flags = READ_ONCE(tf->tp.ev->flags);
 
 	if (flags & PROBE_EVENT_F_TRACE)
-		tf_trace(tf, regs, edata, entry_ip, ret_ip);
+		tf_trace(tf, regs, edata, entry_ip, is_ret, ret_ip);
 	if (flags & PROBE_EVENT_F_PERF)
 		tf_perf(tf, regs, edata, entry_ip, ret_ip);
 }
-
-NOKPROBE_SYMBOL(tf_hit);
 
 static int tf_entry_handler(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct pt_regs *regs,
 			    void *entry_data)
 {
-	tf_hit(container_of(fp, struct trace_fprobe, fp), regs, NULL, entry_ip, 0);
+	tf_hit(container_of(fp, struct trace_fprobe, fp), regs, NULL, entry_ip,
+	       false, 0);
 	return 0;
 }
 
@@ -235,7 +268,7 @@ static void tf_exit_handler(struct fprobe *fp, unsigned long entry_ip,
 	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
 
 	tf_hit(tf, regs, probe_prog_edata_size(tf->tp.prog) ? entry_data : NULL,
-	       entry_ip, ret_ip);
+	       entry_ip, true, ret_ip);
 }
 
 NOKPROBE_SYMBOL(tf_exit_handler);
