@@ -291,6 +291,85 @@ static inline unsigned int probe_event_head_size(enum probe_event_head head)
 	return sizeof(struct trace_entry) + words[head] * sizeof(unsigned long);
 }
 
+/*
+ * The trace hit of kprobe and fprobe events, whose records start with a
+ * PROBE_HEAD_IP or PROBE_HEAD_RET head: @ip, the probed function or
+ * address, then for a return probe (@is_ret) @ret_ip.  The handlers
+ * inline all of it, one frame a hit, with @is_ret a constant, so that an
+ * entry hit does not test it.
+ */
+static __always_inline void probe_ip_fill_head(void *rec, unsigned long ip,
+					       bool is_ret, unsigned long ret_ip)
+{
+	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
+
+	head[0] = ip;
+	if (is_ret)
+		head[1] = ret_ip;
+}
+
+/* Reserve, fill and commit; inlined once with the plain path a constant */
+static __always_inline void
+probe_ip_write(const struct trace_probe *tp, struct trace_event_file *file,
+	       int path, struct pt_regs *regs, const unsigned long *edata,
+	       unsigned int size, const struct probe_cache *cache,
+	       unsigned long ip, bool is_ret, unsigned long ret_ip)
+{
+	struct trace_event_buffer fbuffer __uninitialized;
+	void *rec = probe_record_reserve(&fbuffer, path, file, size);
+
+	if (!rec)
+		return;
+	probe_ip_fill_head(rec, ip, is_ret, ret_ip);
+	probe_prog_store(tp->prog, regs, edata, rec, size, cache);
+	probe_record_commit(&fbuffer, path, regs);
+}
+
+static __always_inline void
+probe_ip_trace_file(const struct trace_probe *tp, struct trace_event_file *file,
+		    struct pt_regs *regs, const unsigned long *edata,
+		    unsigned long ip, bool is_ret, unsigned long ret_ip)
+{
+	struct probe_cache cache __uninitialized;
+	int path = probe_record_path(file);
+	unsigned int size;
+	void *rec;
+
+	if (path < 0)
+		return;
+	size = tp->prog->fixed_size +
+	       probe_prog_hit_size(tp->prog, regs, edata, &cache);
+	if (path == TRACE_EVENT_PATH_PLAIN) {
+		probe_ip_write(tp, file, TRACE_EVENT_PATH_PLAIN, regs, edata,
+			       size, &cache, ip, is_ret, ret_ip);
+		return;
+	}
+	if (path == TRACE_EVENT_PATH_FILTER) {
+		rec = probe_prog_stage_record(tp->prog, regs, edata, size,
+					      &cache);
+		if (rec)
+			probe_ip_fill_head(rec, ip, is_ret, ret_ip);
+		if (probe_record_filter(file, rec, size))
+			return;
+	}
+	probe_ip_write(tp, file, path, regs, edata, size, &cache, ip, is_ret,
+		       ret_ip);
+}
+
+/* One record of the hit for each trace instance the event is enabled in */
+static __always_inline void probe_ip_trace(const struct trace_probe *tp,
+					   struct pt_regs *regs,
+					   const unsigned long *edata,
+					   unsigned long ip, bool is_ret,
+					   unsigned long ret_ip)
+{
+	struct probe_event_link *link;
+
+	probe_event_for_each_file(tp->ev, link)
+		probe_ip_trace_file(tp, link->file, regs, edata, ip, is_ret,
+				    ret_ip);
+}
+
 struct probe_event *probe_event_new(const struct tpp_def *def,
 				    const struct probe_event_ops *ops);
 void probe_event_free(struct probe_event *ev);

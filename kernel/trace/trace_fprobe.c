@@ -95,89 +95,6 @@ static inline bool tf_is_tpoint(const struct trace_fprobe *tf)
 
 /* ---- The hit path ---- */
 
-/*
- * @is_ret: the hit is a return probe's, and @ret_ip is its return address.
- * The handlers pass a constant, so that an entry hit does not test it.
- */
-static nokprobe_inline void tf_fill_head(void *rec, unsigned long entry_ip,
-					 bool is_ret, unsigned long ret_ip)
-{
-	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
-
-	head[0] = entry_ip;
-	if (is_ret)
-		head[1] = ret_ip;
-}
-
-/*
- * Reserve, fill and commit one record of @size bytes.  Inlined once with
- * the plain path as a constant, so that the common hit tests no path.
- */
-static nokprobe_inline void tf_record(const struct trace_fprobe *tf,
-				      struct trace_event_file *file, int path,
-				      struct pt_regs *regs,
-				      const unsigned long *edata,
-				      unsigned int size,
-				      const struct probe_cache *cache,
-				      unsigned long entry_ip,
-				      bool is_ret, unsigned long ret_ip)
-{
-	struct trace_event_buffer fbuffer __uninitialized;
-	void *rec = probe_record_reserve(&fbuffer, path, file, size);
-
-	if (!rec)
-		return;
-	tf_fill_head(rec, entry_ip, is_ret, ret_ip);
-	probe_prog_store(tf->tp.prog, regs, edata, rec, size, cache);
-	probe_record_commit(&fbuffer, path, regs);
-}
-
-static nokprobe_inline void tf_trace_one(const struct trace_fprobe *tf,
-					 struct trace_event_file *file,
-					 struct pt_regs *regs,
-					 const unsigned long *edata,
-					 unsigned long entry_ip,
-					 bool is_ret, unsigned long ret_ip)
-{
-	struct probe_cache cache __uninitialized;
-	int path = probe_record_path(file);
-	unsigned int size;
-	void *rec;
-
-	if (path < 0)
-		return;
-	size = tf->tp.prog->fixed_size +
-	       probe_prog_hit_size(tf->tp.prog, regs, edata, &cache);
-	if (path == TRACE_EVENT_PATH_PLAIN) {
-		tf_record(tf, file, TRACE_EVENT_PATH_PLAIN, regs, edata, size,
-			  &cache, entry_ip, is_ret, ret_ip);
-		return;
-	}
-	if (path == TRACE_EVENT_PATH_FILTER) {
-		rec = probe_prog_stage_record(tf->tp.prog, regs, edata, size,
-					      &cache);
-		if (rec)
-			tf_fill_head(rec, entry_ip, is_ret, ret_ip);
-		if (probe_record_filter(file, rec, size))
-			return;
-	}
-	tf_record(tf, file, path, regs, edata, size, &cache, entry_ip, is_ret,
-		  ret_ip);
-}
-
-static nokprobe_inline void tf_trace(const struct trace_fprobe *tf,
-				     struct pt_regs *regs,
-				     const unsigned long *edata,
-				     unsigned long entry_ip,
-				     bool is_ret, unsigned long ret_ip)
-{
-	struct probe_event_link *link;
-
-	probe_event_for_each_file(tf->tp.ev, link)
-		tf_trace_one(tf, link->file, regs, edata, entry_ip, is_ret,
-			     ret_ip);
-}
-
 #ifdef CONFIG_PERF_EVENTS
 /* fprobe events run no BPF program: perf records only */
 static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
@@ -203,7 +120,7 @@ static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 	if (!rec)
 		return;
 	memset(rec + fixed, 0, size - fixed);
-	tf_fill_head(rec, entry_ip, tf_is_return(tf), ret_ip);
+	probe_ip_fill_head(rec, entry_ip, tf_is_return(tf), ret_ip);
 	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
@@ -218,11 +135,7 @@ static inline void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
 }
 #endif
 
-/*
- * Inlined into each handler, with the record path of tf_trace(): a hit
- * then runs in one frame, which saves a call, a prologue and an
- * epilogue per level on every hit.
- */
+/* Inlined into each handler: a hit runs in one frame (probe_ip_trace()) */
 static nokprobe_inline void tf_hit(const struct trace_fprobe *tf,
 				   struct pt_regs *regs,
 				   const unsigned long *edata,
@@ -232,7 +145,7 @@ static nokprobe_inline void tf_hit(const struct trace_fprobe *tf,
 	unsigned int flags = READ_ONCE(tf->tp.ev->flags);
 
 	if (flags & PROBE_EVENT_F_TRACE)
-		tf_trace(tf, regs, edata, entry_ip, is_ret, ret_ip);
+		probe_ip_trace(&tf->tp, regs, edata, entry_ip, is_ret, ret_ip);
 	if (flags & PROBE_EVENT_F_PERF)
 		tf_perf(tf, regs, edata, entry_ip, ret_ip);
 }

@@ -121,84 +121,6 @@ static struct trace_kprobe *tk_first(struct probe_event *ev)
 
 /* ---- The hit path ---- */
 
-/*
- * @is_ret: the hit is a return probe's, and @ret_ip is its return address.
- * The handlers pass a constant, so that an entry hit does not test it.
- */
-static nokprobe_inline void tk_fill_head(const struct trace_kprobe *tk, void *rec,
-					 bool is_ret, unsigned long ret_ip)
-{
-	unsigned long *head = (unsigned long *)((struct trace_entry *)rec + 1);
-
-	head[0] = (unsigned long)tk->rp.kp.addr;
-	if (is_ret)
-		head[1] = ret_ip;
-}
-
-/*
- * Reserve, fill and commit one record of @size bytes.  Inlined once with
- * the plain path as a constant, so that the common hit tests no path.
- */
-static nokprobe_inline void tk_record(const struct trace_kprobe *tk,
-				      struct trace_event_file *file, int path,
-				      struct pt_regs *regs,
-				      const unsigned long *edata,
-				      unsigned int size,
-				      const struct probe_cache *cache,
-				      bool is_ret, unsigned long ret_ip)
-{
-	struct trace_event_buffer fbuffer __uninitialized;
-	void *rec = probe_record_reserve(&fbuffer, path, file, size);
-
-	if (!rec)
-		return;
-	tk_fill_head(tk, rec, is_ret, ret_ip);
-	probe_prog_store(tk->tp.prog, regs, edata, rec, size, cache);
-	probe_record_commit(&fbuffer, path, regs);
-}
-
-static nokprobe_inline void tk_trace_one(const struct trace_kprobe *tk,
-					 struct trace_event_file *file,
-					 struct pt_regs *regs,
-					 const unsigned long *edata,
-					 bool is_ret, unsigned long ret_ip)
-{
-	struct probe_cache cache __uninitialized;
-	int path = probe_record_path(file);
-	unsigned int size;
-	void *rec;
-
-	if (path < 0)
-		return;
-	size = tk->tp.prog->fixed_size +
-	       probe_prog_hit_size(tk->tp.prog, regs, edata, &cache);
-	if (path == TRACE_EVENT_PATH_PLAIN) {
-		tk_record(tk, file, TRACE_EVENT_PATH_PLAIN, regs, edata, size,
-			  &cache, is_ret, ret_ip);
-		return;
-	}
-	if (path == TRACE_EVENT_PATH_FILTER) {
-		rec = probe_prog_stage_record(tk->tp.prog, regs, edata, size,
-					      &cache);
-		if (rec)
-			tk_fill_head(tk, rec, is_ret, ret_ip);
-		if (probe_record_filter(file, rec, size))
-			return;
-	}
-	tk_record(tk, file, path, regs, edata, size, &cache, is_ret, ret_ip);
-}
-
-static nokprobe_inline void tk_trace(const struct trace_kprobe *tk,
-				     struct pt_regs *regs,
-				     const unsigned long *edata,
-				     bool is_ret, unsigned long ret_ip)
-{
-	struct probe_event_link *link;
-
-	probe_event_for_each_file(tk->tp.ev, link)
-		tk_trace_one(tk, link->file, regs, edata, is_ret, ret_ip);
-}
-
 #ifdef CONFIG_PERF_EVENTS
 /* Returns 1 when a BPF program moved the ip (kprobe override) */
 static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
@@ -232,7 +154,8 @@ static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 	if (!rec)
 		return 0;
 	memset(rec + fixed, 0, size - fixed);
-	tk_fill_head(tk, rec, tk_is_return(tk), ret_ip);
+	probe_ip_fill_head(rec, (unsigned long)tk->rp.kp.addr, tk_is_return(tk),
+			   ret_ip);
 	probe_prog_store(tk->tp.prog, regs, edata, rec, size, &cache);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
@@ -248,11 +171,7 @@ static inline int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 }
 #endif
 
-/*
- * Inlined into each handler, with the record path of tk_trace(): a hit
- * then runs in one frame, which saves a call, a prologue and an
- * epilogue per level on every hit.
- */
+/* Inlined into each handler: a hit runs in one frame (probe_ip_trace()) */
 static nokprobe_inline int tk_hit(const struct trace_kprobe *tk,
 				  struct pt_regs *regs,
 				  const unsigned long *edata,
@@ -263,7 +182,8 @@ static nokprobe_inline int tk_hit(const struct trace_kprobe *tk,
 
 	raw_cpu_inc(*tk->nhit);
 	if (flags & PROBE_EVENT_F_TRACE)
-		tk_trace(tk, regs, edata, is_ret, ret_ip);
+		probe_ip_trace(&tk->tp, regs, edata,
+			       (unsigned long)tk->rp.kp.addr, is_ret, ret_ip);
 	if (flags & PROBE_EVENT_F_PERF)
 		ret = tk_perf(tk, regs, edata, ret_ip);
 	return ret;
