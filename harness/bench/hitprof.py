@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """gdb -batch -x hitprof.py VMLINUX: step through one probe hit in a guest
-whose QEMU listens for gdb on :1234, and count its instructions by function.
+whose QEMU listens for gdb on HITPROF_PORT, and count its instructions by
+function.
 
 The guest runs hitprof-gp (harness/bench/hitprof.sh), which calls getppid()
 five times a second with the event under test enabled on the syscall's
@@ -46,7 +47,7 @@ def pc_now():
 
 
 gdb.execute("set pagination off")
-gdb.execute("target remote :1234")
+gdb.execute(f"target remote :{os.environ.get('HITPROF_PORT', '1234')}")
 # two static functions may share a name: HITPROF_ENTRY_AT picks one
 # ("'trace_kprobe.c'::probes_write"), or gives the address where the
 # function starts when gdb places it elsewhere (arm64's patchable entry)

@@ -28,6 +28,11 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/hitprof.XXXXXX)
+qemu=
+# set -e holds in the trap too: nothing in it may fail
+trap '[ -z "$qemu" ] || kill "$qemu" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+# a port of its own, so that two profiles can run at once
+port=$((20000 + $$ % 20000))
 case $arch in
 x86_64) cc=gcc entry=__x64_sys_getppid gdb=gdb ;;
 arm64)
@@ -104,17 +109,16 @@ if [ "$arch" = arm64 ] && [ -z "$at" ]; then
 	at=0x$(aarch64-linux-gnu-nm "$vmlinux" | awk -v f="$entry" '$3 == f { print $1; exit }')
 fi
 # the command line's -append value is one word for the shell
-sed 's/-append \(.*\) -serial/-append "\1" -serial/; s/$/ -s/' \
+sed "s/-append \(.*\) -serial/-append \"\1\" -serial/; s/^/exec /; s/\$/ -gdb tcp::$port/" \
 	"$run/qemu.cmd" > "$tmp/qemu.sh"
 sh "$tmp/qemu.sh" > "$tmp/console.log" 2>&1 &
 qemu=$!
-trap 'kill $qemu 2>/dev/null; rm -rf "$tmp"' EXIT
 i=0
 until grep -q '@@HP start' "$tmp/console.log"; do
 	i=$((i + 1))
 	[ $i -lt 240 ] || { tail "$tmp/console.log"; exit 1; }
 	sleep 5
 done
-HITPROF_ENTRY=$entry HITPROF_ENTRY_AT=$at HITPROF_UNTIL=$until HITPROF_DUMP=$HITPROF_DUMP \
+HITPROF_PORT=$port HITPROF_ENTRY=$entry HITPROF_ENTRY_AT=$at HITPROF_UNTIL=$until HITPROF_DUMP=$HITPROF_DUMP \
 	HITPROF_MAX=${HITPROF_MAX:-${add:+3000000}} $gdb -q -batch -x "$here/hitprof.py" "$vmlinux" 2>&1 |
 	sed -n 's/^@@HP //p'
