@@ -7,6 +7,7 @@
 
 #include <linux/ctype.h>
 #include <linux/hashtable.h>
+#include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
@@ -1236,3 +1237,48 @@ const struct file_operations probe_event_list_fops = {
 	.release = seq_release,
 	.write = probe_event_list_write,
 };
+
+#ifdef CONFIG_PERF_EVENTS
+/**
+ * probe_ip_perf - the perf record of a kprobe or fprobe hit
+ * @tp: the probe that was hit
+ * @regs: registers at the hit
+ * @edata: entry data of a return probe, or NULL
+ * @ip: the probed function or address, the record's first head word
+ * @is_ret: a return probe's hit: @ret_ip is the head's second word
+ * @ret_ip: where the function returns to
+ *
+ * Writes the record to the perf events on this CPU, if there are any;
+ * strings are cut to fit perf's buffer.
+ */
+void probe_ip_perf(const struct trace_probe *tp, struct pt_regs *regs,
+		   const unsigned long *edata, unsigned long ip, bool is_ret,
+		   unsigned long ret_ip)
+{
+	struct trace_event_call *call = &tp->ev->call;
+	unsigned int fixed = tp->prog->fixed_size, dsize;
+	struct probe_cache cache __uninitialized;
+	struct hlist_head *head;
+	int size, rctx;
+	void *rec;
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return;
+	dsize = probe_prog_hit_size(tp->prog, regs, edata, &cache);
+	/* perf adds a u32 size in front; keep the whole u64 aligned */
+	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
+	size = min_t(int, size, PERF_MAX_TRACE_SIZE - sizeof(u32));
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return;
+	memset(rec + fixed, 0, size - fixed);
+	probe_ip_fill_head(rec, ip, is_ret, ret_ip);
+	probe_prog_store(tp->prog, regs, edata, rec, size, &cache);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+}
+
+NOKPROBE_SYMBOL(probe_ip_perf);
+#endif

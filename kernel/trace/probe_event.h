@@ -370,6 +370,19 @@ static __always_inline void probe_ip_trace(const struct trace_probe *tp,
 				    ret_ip);
 }
 
+#ifdef CONFIG_PERF_EVENTS
+void probe_ip_perf(const struct trace_probe *tp, struct pt_regs *regs,
+		   const unsigned long *edata, unsigned long ip, bool is_ret,
+		   unsigned long ret_ip);
+#else
+static inline void probe_ip_perf(const struct trace_probe *tp,
+				 struct pt_regs *regs,
+				 const unsigned long *edata, unsigned long ip,
+				 bool is_ret, unsigned long ret_ip)
+{
+}
+#endif
+
 struct probe_event *probe_event_new(const struct tpp_def *def,
 				    const struct probe_event_ops *ops);
 void probe_event_free(struct probe_event *ev);

@@ -95,46 +95,6 @@ static inline bool tf_is_tpoint(const struct trace_fprobe *tf)
 
 /* ---- The hit path ---- */
 
-#ifdef CONFIG_PERF_EVENTS
-/* fprobe events run no BPF program: perf records only */
-static void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
-		    const unsigned long *edata, unsigned long entry_ip,
-		    unsigned long ret_ip)
-{
-	struct trace_event_call *call = &tf->tp.ev->call;
-	unsigned int fixed = tf->tp.prog->fixed_size, dsize;
-	struct probe_cache cache __uninitialized;
-	struct hlist_head *head;
-	int size, rctx;
-	void *rec;
-
-	head = this_cpu_ptr(call->perf_events);
-	if (hlist_empty(head))
-		return;
-	dsize = probe_prog_hit_size(tf->tp.prog, regs, edata, &cache);
-	/* perf adds a u32 size in front; keep the whole u64 aligned */
-	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
-	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
-	size = min_t(int, size, PERF_MAX_TRACE_SIZE - sizeof(u32));
-	rec = perf_trace_buf_alloc(size, NULL, &rctx);
-	if (!rec)
-		return;
-	memset(rec + fixed, 0, size - fixed);
-	probe_ip_fill_head(rec, entry_ip, tf_is_return(tf), ret_ip);
-	probe_prog_store(tf->tp.prog, regs, edata, rec, size, &cache);
-	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
-			      head, NULL);
-}
-
-NOKPROBE_SYMBOL(tf_perf);
-#else
-static inline void tf_perf(const struct trace_fprobe *tf, struct pt_regs *regs,
-			   const unsigned long *edata, unsigned long entry_ip,
-			   unsigned long ret_ip)
-{
-}
-#endif
-
 /* Inlined into each handler: a hit runs in one frame (probe_ip_trace()) */
 static nokprobe_inline void tf_hit(const struct trace_fprobe *tf,
 				   struct pt_regs *regs,
@@ -146,8 +106,9 @@ static nokprobe_inline void tf_hit(const struct trace_fprobe *tf,
 
 	if (flags & PROBE_EVENT_F_TRACE)
 		probe_ip_trace(&tf->tp, regs, edata, entry_ip, is_ret, ret_ip);
+	/* fprobe events run no BPF program: perf records only */
 	if (flags & PROBE_EVENT_F_PERF)
-		tf_perf(tf, regs, edata, entry_ip, ret_ip);
+		probe_ip_perf(&tf->tp, regs, edata, entry_ip, is_ret, ret_ip);
 }
 
 static int tf_entry_handler(struct fprobe *fp, unsigned long entry_ip,

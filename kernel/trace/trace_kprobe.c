@@ -127,11 +127,6 @@ static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 		   const unsigned long *edata, unsigned long ret_ip)
 {
 	struct trace_event_call *call = &tk->tp.ev->call;
-	unsigned int fixed = tk->tp.prog->fixed_size, dsize;
-	struct probe_cache cache __uninitialized;
-	struct hlist_head *head;
-	int size, rctx;
-	void *rec;
 
 	if (bpf_prog_array_valid(call)) {
 		unsigned long ip = instruction_pointer(regs);
@@ -142,23 +137,8 @@ static int tk_perf(const struct trace_kprobe *tk, struct pt_regs *regs,
 		if (!run)
 			return 0;
 	}
-	head = this_cpu_ptr(call->perf_events);
-	if (hlist_empty(head))
-		return 0;
-	dsize = probe_prog_hit_size(tk->tp.prog, regs, edata, &cache);
-	/* perf adds a u32 size in front; keep the whole u64 aligned */
-	size = ALIGN(fixed + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
-	/* perf's buffer holds 8 KiB (and WARNs beyond): cut strings to fit */
-	size = min_t(int, size, PERF_MAX_TRACE_SIZE - sizeof(u32));
-	rec = perf_trace_buf_alloc(size, NULL, &rctx);
-	if (!rec)
-		return 0;
-	memset(rec + fixed, 0, size - fixed);
-	probe_ip_fill_head(rec, (unsigned long)tk->rp.kp.addr, tk_is_return(tk),
-			   ret_ip);
-	probe_prog_store(tk->tp.prog, regs, edata, rec, size, &cache);
-	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
-			      head, NULL);
+	probe_ip_perf(&tk->tp, regs, edata, (unsigned long)tk->rp.kp.addr,
+		      tk_is_return(tk), ret_ip);
 	return 0;
 }
 
