@@ -3,7 +3,8 @@
 # See README.md.  Variables (environment or command line):
 #   ARCH=x86_64|arm64|riscv64|"x86_64 arm64"  (check/build: x86_64 and
 #                                      arm64; others: x86_64)
-#   KERNEL=ours|upstream               (ours: upstream + this repo's overlay)
+#   KERNEL=ours|upstream|fixes|rewrite (ours: upstream + this repo's overlay;
+#                                      fixes, rewrite: parts 1, 1+2 of it)
 #   TESTS="test.d/kprobe/profile.tc"   (check: a subset)
 #   SCRIPT=path                        (exec: script to run in the guest)
 #   DEBUG=1  KPT_ROOT=/var/tmp/kpt  TIMEOUT=secs  APPEND="cmdline"  V=1
@@ -19,8 +20,8 @@ export REL_MT_STRESS_ARGS
 all: help
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness check-debug check-wide check-arches check-clients baseline diff unit fuzz fuzz-long bench bench-smoke series series-verify series-check"
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "Targets: deps build run demo exec check check-harness check-debug check-wide check-fixes check-arches check-clients baseline diff unit fuzz fuzz-long bench bench-smoke series series-verify series-check"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:
@@ -193,6 +194,12 @@ check-debug: deps
 .PHONY: check-wide
 check-wide: deps
 	$(KTEST) check-wide
+
+# Part 1 of the series: each fix's test fails on 6.12 and passes on 6.12
+# plus the fixes (KERNEL=fixes).  Not in check (it boots 6.12 too).
+.PHONY: check-fixes
+check-fixes: deps
+	$(KTEST) check-fixes
 
 # Every architecture that had probe events in 6.12 still builds: riscv64,
 # ppc64le, s390x and 32-bit arm, tinyconfig plus the probe event options

@@ -168,3 +168,37 @@ def compare_wide(up_rows, our_rows):
     out += [f"ours {k} {r} {note}" for k, r, ok, note in our_rows
             if not is_case(k) and not ok]
     return out
+
+
+def fix_cases(steps):
+    """[(step, case)] of part 1's fixes, each with its regression test."""
+    return [(s, c) for s in steps for c in s.tests]
+
+
+def _outcome(rows, case):
+    """A case's result on one kernel, '+splat' when the console had a
+    splat while it ran."""
+    result = next((r for k, r, _, _ in rows if k == case), "MISSING")
+    splat = any(not is_case(k) and note.startswith(f"[{case}]")
+                for k, _, _, note in rows if k.startswith("console:"))
+    return result + ("+splat" if splat else "")
+
+
+def fixes_table(pairs, up_rows, fix_rows, archname):
+    """Lines of make check-fixes and the number of bad rows: a fix's test
+    must fail (or splat) on 6.12 and pass cleanly with part 1."""
+    out = [f"# make check-fixes ARCH={archname}: each fix's test on 6.12 "
+           "and on 6.12 + part 1",
+           f"{'fix':34} {'test':44} {'6.12':14} {'+fixes':14} verdict"]
+    bad = 0
+    for step, case in pairs:
+        up, fx = _outcome(up_rows, case), _outcome(fix_rows, case)
+        ok = up != "PASS" and fx == "PASS"
+        bad += not ok
+        out.append(f"{step.slug:34} {case:44} {up:14} {fx:14} "
+                   f"{'ok' if ok else 'BAD'}")
+    other = [f"{k} {r} {note}" for k, r, _, note in fix_rows
+             if k.startswith(("console:", "guest"))]
+    for note in other:
+        out.append(f"BAD fixes kernel console: {note}")
+    return out, bad + len(other)

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
 from . import bench, check, console, deps, expect, initramfs, kbuild, paths
-from . import reliability, series
+from . import plan, reliability, series, tree
 from . import qemu
 from .util import log
 
@@ -195,6 +195,43 @@ def cmd_check_wide(args):
     return 1 if differ else 0
 
 
+def cmd_check_fixes(args):
+    """Part 1 of the series: each fix's regression test on 6.12 (must
+    fail) and on 6.12 + part 1, KERNEL=fixes (must pass, clean console).
+    The table goes to harness/results/fixes-<arch>.txt."""
+    steps = [s for s in plan.load(tree.overlay_files())
+             if s.part == plan.FIXES_PART]
+    pairs = check.fix_cases(steps)
+    cases = list(dict.fromkeys(c for _, c in pairs))
+    bad = 0
+    for name in args.arches:
+        rows = {"upstream": [], "fixes": []}
+        exp = expect.load(name, "upstream")
+        # 6.12 gets a boot for the cases that do not damage it and one for
+        # each that does, so that every case runs on a healthy kernel
+        safe = [c for c in cases if not check.damaging(c, exp)]
+        boots = {"upstream": ([safe] if safe else []) +
+                 [[c] for c in cases if check.damaging(c, exp)],
+                 "fixes": [cases]}
+        for kernel, groups in boots.items():
+            b, base, _ = _Harness.prepare(args, name, kernel)
+            for group in groups:
+                rundir, res, got = _run_cases(
+                    args, b, base, "fixes", group, expect.Expect({}, []))
+                rows[kernel] += got
+                log(f"{kernel} {name}: {res.verdict()}; log "
+                    f"{rundir}/console.log")
+        lines, n = check.fixes_table(pairs, rows["upstream"], rows["fixes"],
+                                     name)
+        print("\n".join(lines), flush=True)
+        with open(os.path.join(paths.HARNESS, "results",
+                               f"fixes-{name}.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        bad += n
+    print(f"check-fixes: {bad} bad row(s)")
+    return 1 if bad else 0
+
+
 class _Harness:
     """What bench.py needs from the stages above."""
 
@@ -232,7 +269,8 @@ def cmd_check_debug(args):
 
 
 def cmd_series(args):
-    series.generate()
+    repo, _ = series.generate()
+    series.print_sizes(series.patch_sizes(repo))
     return 0
 
 
@@ -273,12 +311,13 @@ def parse_args(argv):
                                        "check", "parse", "make", "bench",
                                        "bench-smoke", "check-debug",
                                        "check-wide", "check-arches",
+                                       "check-fixes",
                                        "series", "series-verify",
                                        "series-check"])
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
                    help="x86_64, arm64, riscv64, or a blank-separated list")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
-                   choices=["ours", "upstream"])
+                   choices=["ours", "upstream", "fixes", "rewrite"])
     p.add_argument("--debug", action="store_true",
                    default=os.environ.get("DEBUG", "0") not in ("", "0"))
     p.add_argument("--kcsan", action="store_true",

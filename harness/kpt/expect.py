@@ -7,7 +7,10 @@ File harness/expect/<arch>.txt, one entry a line, '#' comments:
 
 <case> is a path under the ftrace selftest dir, '(instance)' appended for
 the instance run (no blank: 'test.d/x.tc(instance)').  <kernels> is
-'all', 'ours' or 'upstream'.  A reason is required: an entry without one
+'all' or a comma-separated list of 'ours', 'upstream', 'fixes' (6.12
+plus part 1 of the series) and 'rewrite' (parts 1 and 2): an entry about a 6.12 bug that part 1 fixes
+names 'upstream' alone, one about what 6.12 and its fixes lack (our
+extensions, deliberate differences) names 'upstream,fixes'.  A reason is required: an entry without one
 is an error, so nothing is skipped silently.  A console entry lets a
 kernel line matching <regex> appear while <case-glob> runs ('(boot)' for
 lines before any case).
@@ -33,11 +36,15 @@ class Expect:
         return [(g, rx) for g, rx, _ in self.console]
 
 
+KERNELS = ("ours", "upstream", "fixes", "rewrite")
+
+
 def _applies(kernels, kernel, where):
-    if kernels not in ("all", "ours", "upstream"):
-        raise SystemExit(f"ktest: {where}: kernels must be all, ours or "
-                         f"upstream, not '{kernels}'")
-    return kernels in ("all", kernel)
+    names = kernels.split(",")
+    if kernels != "all" and not all(n in KERNELS for n in names):
+        raise SystemExit(f"ktest: {where}: kernels must be all or a list of "
+                         f"{', '.join(KERNELS)}, not '{kernels}'")
+    return kernels == "all" or kernel in names
 
 
 def _console_entry(rest, kernel, where):

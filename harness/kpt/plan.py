@@ -1,4 +1,13 @@
-"""The series plan: harness/series/NN-slug.txt, one file per patch.
+"""The series plan: harness/series/P-part/NN-slug.txt, one file per patch.
+
+The series comes in parts, each a directory P-name (1-fixes, 2-rewrite,
+...) with a cover letter (cover.txt: subject line, then the blurb) and its
+patches; a part applies on top of the parts before it.  Part 1 holds the
+fixes of 6.12's own code, which apply to pristine 6.12 alone (the tree
+KERNEL=fixes builds); part 2 the rewrite, which needs part 1 only
+(KERNEL=rewrite); part 3 the core speed-ups.  A patch of a later part
+may change one of our files that an earlier patch adds: the repo holds
+the last version, and tree.rewound() gives the earlier ones.
 
 A plan file is the commit message (subject, blank line, body,
 Signed-off-by), a line "---", then directives:
@@ -7,6 +16,9 @@ Signed-off-by), a line "---", then directives:
     apply: PATH.patch   an edit to upstream files the patch includes
                         (patches/NAME.patch, or Kconfig.patch at the root)
     delete: PATH...     upstream files the patch deletes
+    test: CASE...       (fixes) the ftracetest cases that fail without the
+                        fix and pass with it: make check-fixes runs them on
+                        KERNEL=upstream and KERNEL=fixes
 
 An empty message takes the subject and body of the single "apply:" patch.
 The plan is the one place that orders the upstream-file patches and lists
@@ -27,18 +39,24 @@ PLAN_DIR = os.path.join(paths.HARNESS, "series")
 MAINTAINERS_PATCH = "MAINTAINERS.patch"
 PATCH_DIR = "patches"
 _NAME = re.compile(r"^(\d\d)-([a-z0-9-]+)\.txt$")
+_PART = re.compile(r"^(\d)-([a-z0-9-]+)$")
+FIXES_PART = 1
+REWRITE_PART = 2
 
 
 class Step:
     """One patch of the series."""
 
-    def __init__(self, num, slug):
-        self.num = num
+    def __init__(self, num, slug, part=1, part_name="fixes"):
+        self.num = num          # place in the whole series, from 1
         self.slug = slug
+        self.part = part
+        self.part_name = part_name
         self.message = ""
         self.files = []
         self.applies = []
         self.deletes = []
+        self.tests = []
 
     @property
     def subject(self):
@@ -56,15 +74,19 @@ def patch_message(name):
     return f"{m.group(1)}\n\n{body.strip()}\n"
 
 
-def _expand(pattern, overlay, where):
+def _expand(pattern, overlay, where, taken=()):
+    """Repo files @pattern names; a glob skips files an earlier step
+    took (a fix's test in part 1, the rest of its directory later)."""
     hits = [p for p in overlay if fnmatch.fnmatchcase(p, pattern)]
+    if any(c in pattern for c in "*?["):
+        hits = [p for p in hits if p not in taken]
     if not hits:
         raise SystemExit(f"plan: {where}: '{pattern}' matches no repo file")
     return hits
 
 
-def _parse(path, num, slug, overlay):
-    step = Step(num, slug)
+def _parse(path, num, slug, overlay, part=1, part_name="fixes", taken=()):
+    step = Step(num, slug, part, part_name)
     with open(path) as f:
         text = f.read()
     if text.startswith("---\n"):
@@ -81,11 +103,13 @@ def _parse(path, num, slug, overlay):
         words = val.split()
         if key == "files":
             for w in words:
-                step.files += _expand(w, overlay, where)
+                step.files += _expand(w, overlay, where, taken)
         elif key == "apply":
             step.applies += words
         elif key == "delete":
             step.deletes += words
+        elif key == "test":
+            step.tests += words
         else:
             raise SystemExit(f"plan: {where}: unknown directive '{key}'")
     step.message = msg.strip() + "\n" if msg.strip() else ""
@@ -97,14 +121,30 @@ def _parse(path, num, slug, overlay):
     return step
 
 
-def load(overlay):
-    """The steps in order; @overlay: the repo's overlay file paths."""
-    steps = []
+def parts():
+    """[(number, name, directory)] of the series' parts, in order."""
+    if not os.path.isdir(PLAN_DIR):
+        return []
+    out = []
     for name in sorted(os.listdir(PLAN_DIR)):
-        m = _NAME.match(name)
-        if m:
-            steps.append(_parse(os.path.join(PLAN_DIR, name), int(m[1]),
-                                m[2], overlay))
+        m = _PART.match(name)
+        if m and os.path.isdir(os.path.join(PLAN_DIR, name)):
+            out.append((int(m[1]), m[2], os.path.join(PLAN_DIR, name)))
+    return out
+
+
+def load(overlay):
+    """The steps of every part in order; @overlay: the repo's overlay
+    file paths."""
+    steps, taken = [], set()
+    for part, part_name, pdir in parts():
+        for name in sorted(os.listdir(pdir)):
+            m = _NAME.match(name)
+            if m:
+                steps.append(_parse(os.path.join(pdir, name),
+                                    len(steps) + 1, m[2], overlay, part,
+                                    part_name, taken))
+                taken.update(steps[-1].files)
     return steps
 
 
@@ -117,8 +157,10 @@ def problems(steps, overlay, root_patches):
             if p in seen:
                 errors.append(f"{p} in both {seen[p]} and {s.slug}")
             seen[p] = s.slug
+    created = {rel for s in steps for name in s.applies
+               for rel in _created(name)}
     for p in overlay:
-        if p not in seen:
+        if p not in seen and p not in created:
             errors.append(f"{p} is in no patch of harness/series/")
     for p in root_patches:
         if p != MAINTAINERS_PATCH and p not in seen:
@@ -128,6 +170,20 @@ def problems(steps, overlay, root_patches):
             if p not in root_patches:
                 errors.append(f"{s.slug}: no upstream-file patch {p}")
     return errors
+
+
+def _created(name):
+    """Repo paths the unified diff @name creates (from /dev/null)."""
+    path = os.path.join(paths.REPO, name)
+    if not os.path.exists(path):
+        return []
+    out, prev = [], ""
+    with open(path) as f:
+        for line in f:
+            if line.startswith("+++ ") and prev.startswith("--- /dev/null"):
+                out.append(line[4:].split("\t")[0].strip().split("/", 1)[1])
+            prev = line
+    return out
 
 
 def validate(steps, overlay, root_patches):
@@ -155,7 +211,7 @@ def patch_order(overlay):
     after the listed ones in name order; make series refuses it.
     """
     names = root_patches()
-    if not glob.glob(os.path.join(PLAN_DIR, "[0-9][0-9]-*.txt")):
+    if not glob.glob(os.path.join(PLAN_DIR, "[0-9]-*", "[0-9][0-9]-*.txt")):
         return names
     order = [p for s in load(overlay) for p in s.applies if p in names]
     return order + [p for p in names if p not in order]
@@ -163,6 +219,4 @@ def patch_order(overlay):
 
 def deleted(overlay):
     """Upstream files the series deletes."""
-    if not os.path.isdir(PLAN_DIR):
-        return []
     return [p for s in load(overlay) for p in s.deletes]

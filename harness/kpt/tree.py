@@ -10,7 +10,8 @@ recorded in a manifest) are compared and replaced.  A replaced file gets a
 fresh mtime, an unchanged one keeps its old mtime, so an incremental kbuild
 recompiles exactly what changed, including files that went back to
 upstream's version.  Upstream files the series plan deletes
-(harness/series/, see plan.py) are removed from our tree.
+(harness/series/, see plan.py) are removed from our tree.  The fixes tree
+is the same thing for part 1 of the series alone.
 """
 
 import filecmp
@@ -23,7 +24,6 @@ from . import paths, plan
 from .util import log, run
 
 KTAR = "/usr/src/linux-source-6.12.tar.xz"
-TOPDIR = "linux-source-6.12"
 
 # Top-level directories of the repo that overlay the kernel tree.
 OVERLAY_DIRS = ("arch", "block", "Documentation", "drivers", "fs", "include",
@@ -79,33 +79,135 @@ def _patched_paths(patch):
     return touched
 
 
-def _stage(base, stage):
+def file_diff(patch, rel):
+    """The part of the unified diff @patch that changes @rel, or ''."""
+    with open(patch) as f:
+        lines = f.read().splitlines(True)
+    out, keep = [], False
+    for i, line in enumerate(lines):
+        if line.startswith("--- ") and i + 1 < len(lines) and \
+                lines[i + 1].startswith("+++ "):
+            old = line[4:].split("\t")[0].strip()
+            new = lines[i + 1][4:].split("\t")[0].strip()
+            name = new if new != "/dev/null" else old
+            keep = name.split("/", 1)[1] == rel
+        if keep:
+            out.append(line)
+    return "".join(out)
+
+
+def rewound(rel, later):
+    """Repo file @rel as it is before the upstream-file patches @later
+    (names, in series order) change it: the repo holds the series' last
+    version of each of our files, and a patch late in the series (a core
+    speed-up) may change one that an early patch adds."""
+    with open(os.path.join(paths.REPO, rel)) as f:
+        text = f.read()
+    for name in reversed(later):
+        diff = file_diff(os.path.join(paths.REPO, name), rel)
+        if not diff:
+            continue
+        if diff.startswith("--- /dev/null"):
+            raise SystemExit(f"ktest: {name} creates {rel}, which an "
+                             "earlier patch of the plan lists")
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "f")
+            with open(f, "w") as out:
+                out.write(text)
+            r = subprocess.run(["patch", "-s", "-R", f],
+                               input=diff, capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit(f"ktest: {name} does not undo on {rel} "
+                                 f"(edit the patch with the file):\n"
+                                 f"{r.stdout}{r.stderr}")
+            with open(f) as inp:
+                text = inp.read()
+    return text
+
+
+def later_patches(steps, i):
+    """Upstream-file patches of the steps after steps[i], in order."""
+    return [p for s in steps[i + 1:] for p in s.applies]
+
+
+def _apply(name, base, stage, touched, deleted):
+    """Apply the upstream-file patch @name to the staged files, staging
+    pristine copies of the files it edits that are not staged yet."""
+    patch = os.path.join(paths.REPO, name)
+    for rel in _patched_paths(patch):
+        dst = os.path.join(stage, rel)
+        if not os.path.exists(dst) and rel not in deleted and \
+                os.path.exists(os.path.join(base, rel)):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(os.path.join(base, rel), dst)
+        touched.add(rel)
+        deleted.discard(rel)
+    r = subprocess.run(["patch", "-s", "-p1", "-d", stage, "-i", patch,
+                        "--no-backup-if-mismatch", "-r", "-"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"ktest: {name} does not apply:\n{r.stdout}"
+                         f"{r.stderr}")
+
+
+def _stage(base, stage, last_part=None):
     """Write the desired version of every touched file under stage.
 
+    The series plan is replayed step by step, as git am would apply it:
+    a step's repo files, then its upstream-file patches, then its
+    deletes, so a fix of an upstream file may precede the step that
+    replaces the file.  @last_part stops after that part of the series
+    (KERNEL=fixes); otherwise repo files and patches no step lists yet
+    (work in progress) come last.
+
     Return (touched, deleted): the paths the overlay and the patches
-    write, and the upstream paths the series plan deletes.
+    write, and the upstream paths the series deletes.
     """
-    touched = set()
-    for rel in overlay_files():
+    overlay = overlay_files()
+    steps = plan.load(overlay)
+    if last_part is not None:
+        steps = [s for s in steps if s.part <= last_part]
+    touched, deleted = set(), set()
+    planned_files, planned_patches = set(), set()
+
+    def put(rel, text=None):
         dst = os.path.join(stage, rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copyfile(os.path.join(paths.REPO, rel), dst)
+        if text is None:
+            shutil.copyfile(os.path.join(paths.REPO, rel), dst)
+        else:
+            with open(dst, "w") as f:
+                f.write(text)
         touched.add(rel)
-    for name in patch_files():
-        patch = os.path.join(paths.REPO, name)
-        for rel in _patched_paths(patch):
-            dst = os.path.join(stage, rel)
-            if rel not in touched and os.path.exists(os.path.join(base, rel)):
-                os.makedirs(os.path.dirname(dst), exist_ok=True)
-                shutil.copyfile(os.path.join(base, rel), dst)
-            touched.add(rel)
-        r = subprocess.run(["patch", "-s", "-p1", "-d", stage, "-i", patch,
-                            "--no-backup-if-mismatch", "-r", "-"],
-                           capture_output=True, text=True)
-        if r.returncode:
-            raise SystemExit(f"ktest: {name} does not apply:\n{r.stdout}"
-                             f"{r.stderr}")
-    deleted = set(plan.deleted(overlay_files())) - touched
+        deleted.discard(rel)
+
+    everything = plan.load(overlay)
+    for i, step in enumerate(steps):
+        for rel in step.files:
+            put(rel, rewound(rel, later_patches(everything, i)))
+        for name in step.applies:
+            _apply(name, base, stage, touched, deleted)
+        for rel in step.deletes:
+            if os.path.exists(os.path.join(stage, rel)):
+                os.unlink(os.path.join(stage, rel))
+            touched.discard(rel)
+            deleted.add(rel)
+        planned_files.update(step.files)
+        planned_patches.update(step.applies)
+    if last_part is None:
+        for rel in overlay:
+            if rel not in planned_files and not os.path.exists(
+                    os.path.join(stage, rel)):
+                put(rel)
+        for name in patch_files():
+            if name not in planned_patches:
+                _apply(name, base, stage, touched, deleted)
+        for rel in overlay:
+            if not filecmp.cmp(os.path.join(stage, rel),
+                               os.path.join(paths.REPO, rel), shallow=False):
+                raise SystemExit(f"ktest: the series does not end with the "
+                                 f"repo's {rel}: a patch that changes it "
+                                 "no longer matches it")
     return touched | deleted, deleted
 
 
@@ -135,10 +237,11 @@ def _sync_one(rel, stage, base, tree, deleted):
     return True
 
 
-def ours():
-    """Bring our tree up to date with the overlay; return its path."""
+def _synced(name, last_part):
+    """Tree @name (hard links to pristine) brought up to date with the
+    series up to @last_part (None: all of it and the work in progress)."""
     base = pristine()
-    tree = paths.src("ours")
+    tree = paths.src(name)
     if not os.path.exists(os.path.join(tree, MANIFEST)):
         log(f"creating {tree} (hard links to {base})")
         shutil.rmtree(tree, ignore_errors=True)
@@ -147,7 +250,7 @@ def ours():
     with open(os.path.join(tree, MANIFEST)) as f:
         old = set(filter(None, f.read().split("\n")))
     with tempfile.TemporaryDirectory(dir=paths.root()) as stage:
-        new, deleted = _stage(base, stage)
+        new, deleted = _stage(base, stage, last_part)
         changed = [rel for rel in sorted(old | new)
                    if _sync_one(rel, stage, base, tree, deleted)]
     with open(os.path.join(tree, MANIFEST) + ".tmp", "w") as f:
@@ -159,10 +262,34 @@ def ours():
     return tree
 
 
+def ours():
+    """Bring our tree up to date with the overlay; return its path."""
+    return _synced("ours", None)
+
+
+def fixes():
+    """Pristine 6.12 plus part 1 of the series (its fixes); its path."""
+    return _synced("fixes", plan.FIXES_PART)
+
+
+def rewrite():
+    """Pristine 6.12 plus parts 1 and 2 (the rewrite without the core
+    speed-ups of part 3); its path."""
+    return _synced("rewrite", plan.REWRITE_PART)
+
+
+KERNELS = ("ours", "upstream", "fixes", "rewrite")
+
+
 def source(kernel):
-    """The source tree for KERNEL=upstream or KERNEL=ours."""
+    """The source tree for KERNEL=upstream, ours, fixes or rewrite."""
     if kernel == "upstream":
         return pristine()
     if kernel == "ours":
         return ours()
-    raise SystemExit(f"ktest: unknown KERNEL '{kernel}' (ours, upstream)")
+    if kernel == "fixes":
+        return fixes()
+    if kernel == "rewrite":
+        return rewrite()
+    raise SystemExit(f"ktest: unknown KERNEL '{kernel}' (ours, upstream, "
+                     "fixes, rewrite)")

@@ -1,8 +1,9 @@
-"""check.compare_wide(): what make check-wide reports."""
+"""check.compare_wide() and check.fixes_table(): what make check-wide and
+make check-fixes report."""
 
 import unittest
 
-from kpt import check
+from kpt import check, plan
 
 
 def rows(*pairs, console=()):
@@ -44,6 +45,39 @@ class CompareWide(unittest.TestCase):
     def test_an_allowed_console_row_is_not_reported(self):
         ours = rows(("a.tc", "PASS"), console=[(9, "WARNING", True)])
         self.assertEqual(check.compare_wide(rows(("a.tc", "PASS")), ours), [])
+
+
+class FixesTable(unittest.TestCase):
+    """make check-fixes: a fix's test must fail on 6.12, pass with part 1."""
+
+    def table(self, up, fx):
+        step = plan.Step(1, "fix-a")
+        return check.fixes_table([(step, "test.d/a.tc")], up, fx, "x86_64")
+
+    def test_fail_then_pass_is_ok(self):
+        _, bad = self.table([("test.d/a.tc", "FAIL", False, "")],
+                            [("test.d/a.tc", "PASS", True, "")])
+        self.assertEqual(bad, 0)
+
+    def test_a_splat_on_612_counts_as_failing(self):
+        lines, bad = self.table(
+            [("test.d/a.tc", "PASS", True, ""),
+             ("console:5", "WARNING", False, "[test.d/a.tc] WARNING: x")],
+            [("test.d/a.tc", "PASS", True, "")])
+        self.assertEqual(bad, 0)
+        self.assertIn("PASS+splat", lines[-1])
+
+    def test_passing_on_612_is_bad(self):
+        _, bad = self.table([("test.d/a.tc", "PASS", True, "")],
+                            [("test.d/a.tc", "PASS", True, "")])
+        self.assertEqual(bad, 1)
+
+    def test_a_splat_with_the_fixes_is_bad(self):
+        _, bad = self.table(
+            [("test.d/a.tc", "FAIL", False, "")],
+            [("test.d/a.tc", "PASS", True, ""),
+             ("console:9", "BUG", False, "[test.d/b.tc] BUG: y")])
+        self.assertEqual(bad, 1)
 
 
 if __name__ == "__main__":

@@ -183,18 +183,35 @@ class Judge(unittest.TestCase):
 
 
 class Expectations(unittest.TestCase):
-    def test_reason_required(self):
+    def load(self, text, kernel):
+        """expect.load() of a file holding @text, for @kernel"""
         import tempfile
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
-            f.write("test.d/a.tc UNSUPPORTED all\n")
+            f.write(text)
             f.flush()
-            with self.assertRaises(SystemExit):
-                expect.load("x", "ours", f.name)
+            return expect.load("x", kernel, f.name)
+
+    def test_reason_required(self):
+        with self.assertRaises(SystemExit):
+            self.load("test.d/a.tc UNSUPPORTED all\n", "ours")
 
     def test_committed_files_parse(self):
         for name in ("x86_64", "arm64"):
-            for kernel in ("ours", "upstream"):
+            for kernel in expect.KERNELS:
                 expect.load(name, kernel)
+
+    def test_kernel_lists(self):
+        text = ("test.d/a.tc FAIL upstream a 6.12 bug part 1 fixes\n"
+                "test.d/b.tc UNSUPPORTED upstream,fixes an extension\n")
+        self.assertEqual(set(self.load(text, "upstream").results),
+                         {"test.d/a.tc", "test.d/b.tc"})
+        self.assertEqual(set(self.load(text, "fixes").results),
+                         {"test.d/b.tc"})
+        self.assertEqual(self.load(text, "ours").results, {})
+
+    def test_unknown_kernel_is_an_error(self):
+        with self.assertRaises(SystemExit):
+            self.load("test.d/a.tc FAIL upstream,mine a reason\n", "ours")
 
 
 if __name__ == "__main__":

@@ -49,28 +49,140 @@ class Plan(unittest.TestCase):
             f.write(text)
 
     def load(self, files, overlay):
+        """@files: {"P-part/NN-slug.txt": text}"""
         with tempfile.TemporaryDirectory() as d:
             for name, text in files.items():
+                os.makedirs(os.path.join(d, os.path.dirname(name)),
+                            exist_ok=True)
                 self.write(d, name, text)
             with mock.patch.object(plan, "PLAN_DIR", d):
                 return plan.load(overlay)
 
     def test_message_and_directives(self):
-        steps = self.load({"01-a.txt": "x: Do y\n\nBody.\n\nSigned-off-by: "
-                           "Z <z@z>\n---\nfiles: k/*.c\ndelete: k/old.c\n"},
+        steps = self.load({"1-fixes/01-a.txt": "x: Do y\n\nBody.\n\n"
+                           "Signed-off-by: Z <z@z>\n---\nfiles: k/*.c\n"
+                           "delete: k/old.c\ntest: test.d/k/a.tc\n"},
                           ["k/a.c", "k/b.c", "k/a.h"])
         s = steps[0]
         self.assertEqual((s.num, s.slug, s.subject), (1, "a", "x: Do y"))
         self.assertEqual(s.files, ["k/a.c", "k/b.c"])
         self.assertEqual(s.deletes, ["k/old.c"])
+        self.assertEqual(s.tests, ["test.d/k/a.tc"])
+        self.assertEqual((s.part, s.part_name), (1, "fixes"))
+
+    def test_parts_in_order_numbered_through(self):
+        steps = self.load({"2-rest/01-b.txt": "s\n---\nfiles: k/b.c\n",
+                           "1-fixes/01-a.txt": "s\n---\nfiles: k/a.c\n",
+                           "1-fixes/02-c.txt": "s\n---\nfiles: k/c.c\n"},
+                          ["k/a.c", "k/b.c", "k/c.c"])
+        self.assertEqual([(s.num, s.part, s.slug) for s in steps],
+                         [(1, 1, "a"), (2, 1, "c"), (3, 2, "b")])
+
+    def test_glob_skips_what_an_earlier_step_took(self):
+        steps = self.load({"1-fixes/01-a.txt": "s\n---\nfiles: k/a.tc\n",
+                           "2-rest/01-b.txt": "s\n---\nfiles: k/*.tc\n"},
+                          ["k/a.tc", "k/b.tc"])
+        self.assertEqual(steps[1].files, ["k/b.tc"])
+        overlay = ["k/a.tc", "k/b.tc"]
+        self.assertEqual(plan.problems(steps, overlay, []), [])
+
+    def test_named_file_twice_is_an_error(self):
+        steps = self.load({"1-fixes/01-a.txt": "s\n---\nfiles: k/a.tc\n",
+                           "2-rest/01-b.txt": "s\n---\nfiles: k/a.tc\n"},
+                          ["k/a.tc"])
+        self.assertEqual(len(plan.problems(steps, ["k/a.tc"], [])), 1)
 
     def test_glob_matching_nothing_fails(self):
         with self.assertRaises(SystemExit):
-            self.load({"01-a.txt": "s\n---\nfiles: k/*.rs\n"}, ["k/a.c"])
+            self.load({"1-fixes/01-a.txt": "s\n---\nfiles: k/*.rs\n"},
+                      ["k/a.c"])
 
     def test_unknown_directive_fails(self):
         with self.assertRaises(SystemExit):
-            self.load({"01-a.txt": "s\n---\nfile: k/a.c\n"}, ["k/a.c"])
+            self.load({"1-fixes/01-a.txt": "s\n---\nfile: k/a.c\n"},
+                      ["k/a.c"])
+
+    def test_the_repo_has_fixes_first(self):
+        parts = plan.parts()
+        self.assertEqual(parts[0][:2], (plan.FIXES_PART, "fixes"))
+        for _, _, d in parts:
+            self.assertTrue(os.path.isfile(os.path.join(d, "cover.txt")))
+        fixes = [s for s in plan.load(tree.overlay_files())
+                 if s.part == plan.FIXES_PART]
+        self.assertTrue(any(s.tests for s in fixes))
+
+
+class Rewind(unittest.TestCase):
+    """A later patch's hunks on one of our files are undone for an
+    earlier patch, and only that file's hunks."""
+
+    DIFF = ("Subject: [PATCH] x\n\nBody.\n---\n"
+            "--- a/k/other.c\n+++ b/k/other.c\n@@ -1,1 +1,1 @@\n-a\n+b\n"
+            "--- a/k/ours.c\n+++ b/k/ours.c\n@@ -1,3 +1,3 @@\n one\n"
+            "-two\n+TWO\n three\n")
+
+    def test_file_diff_takes_one_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "x.patch")
+            with open(p, "w") as f:
+                f.write(self.DIFF)
+            got = tree.file_diff(p, "k/ours.c")
+        self.assertTrue(got.startswith("--- a/k/ours.c\n+++ b/k/ours.c\n"))
+        self.assertNotIn("other", got)
+        self.assertIn("+TWO\n", got)
+
+    def test_rewound_undoes_later_patches(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "k"))
+            with open(os.path.join(d, "k/ours.c"), "w") as f:
+                f.write("one\nTWO\nthree\n")
+            with open(os.path.join(d, "x.patch"), "w") as f:
+                f.write(self.DIFF)
+            with mock.patch.object(tree.paths, "REPO", d):
+                self.assertEqual(tree.rewound("k/ours.c", ["x.patch"]),
+                                 "one\ntwo\nthree\n")
+                self.assertEqual(tree.rewound("k/ours.c", []),
+                                 "one\nTWO\nthree\n")
+                with open(os.path.join(d, "k/ours.c"), "w") as f:
+                    f.write("one\nchanged\nthree\n")
+                with self.assertRaises(SystemExit):
+                    tree.rewound("k/ours.c", ["x.patch"])
+
+    def test_the_repo_rewinds_the_record_path(self):
+        """Part 2's probe_event.h has no plain record path; the end has."""
+        overlay = tree.overlay_files()
+        steps = plan.load(overlay)
+        i = next(n for n, s in enumerate(steps)
+                 if "kernel/trace/probe_event.h" in s.files)
+        old = tree.rewound("kernel/trace/probe_event.h",
+                           tree.later_patches(steps, i))
+        self.assertLess(steps[i].part, 3)
+        self.assertNotIn("trace_event_plain", old)
+        with open(os.path.join(tree.paths.REPO,
+                               "kernel/trace/probe_event.h")) as f:
+            self.assertIn("trace_event_plain", f.read())
+
+
+class Checkpatch(unittest.TestCase):
+    """Exempt findings are named by type and patch, with a reason."""
+
+    EX = [("RCU_TASKS_TRACE", "2-rewrite/*-Rebuild-*", "why")]
+
+    def test_exempt_only_for_its_type_and_patch(self):
+        line = "x.patch:9: WARNING:RCU_TASKS_TRACE: use of RCU tasks trace"
+        self.assertTrue(series._exempt(line, "2-rewrite/0011-Rebuild-a.patch",
+                                       self.EX))
+        self.assertFalse(series._exempt(line, "1-fixes/0001-a.patch",
+                                        self.EX))
+        other = "x.patch:9: CHECK:BRACES: braces {} should be used"
+        self.assertFalse(series._exempt(other,
+                                        "2-rewrite/0011-Rebuild-a.patch",
+                                        self.EX))
+
+    def test_every_exemption_has_a_reason(self):
+        for t, g, why in series._exemptions():
+            self.assertRegex(t, r"^[A-Z0-9_]+$")
+            self.assertGreater(len(why.split()), 5, (t, g))
 
     def test_coverage(self):
         a, b = plan.Step(1, "a"), plan.Step(2, "b")

@@ -19,7 +19,6 @@
 #include "trace_dynevent.h"
 #include "trace_output.h"
 #include "probe_event.h"
-#include "probe_batch.h"
 
 /* ---- Fields and printing ---- */
 
@@ -635,8 +634,8 @@ static int probe_event_remove_probe(struct trace_probe *tp)
 /*
  * A group enable (events/GRP/enable, events/enable, set_event) reaches its
  * events one by one, and arming a kprobe on ftrace costs one update of
- * every ftrace call site.  Between trace_probe_batch_begin() and
- * trace_probe_batch_end(), an event whose type arms many at once
+ * every ftrace call site.  Between probe_event_batch_begin() and
+ * probe_event_batch_end(), an event whose type arms many at once
  * (probe_event_ops.arm_many) only goes on probe_event_batch; the end arms or disarms what
  * is there with one call per type.  Both under event_mutex.
  */
@@ -755,13 +754,12 @@ static int probe_event_disable(struct probe_event *ev, struct trace_event_file *
 	return 0;
 }
 
-/**
- * trace_probe_batch_begin - start a group enable or disable
- *
- * Until trace_probe_batch_end(), events whose type arms many probes at
- * once are only marked enabled or disabled.  Caller holds event_mutex.
+/*
+ * A group enable or disable starts: until probe_event_batch_end(), events
+ * whose type arms many probes at once are only marked enabled or
+ * disabled.  Caller holds event_mutex.
  */
-void trace_probe_batch_begin(void)
+static void probe_event_batch_begin(void)
 {
 	lockdep_assert_held(&event_mutex);
 	probe_event_batch_depth++;
@@ -832,15 +830,12 @@ static void probe_event_batch_take(const struct probe_event_ops *ops, struct lis
 	}
 }
 
-/**
- * trace_probe_batch_end - arm and disarm what the group enable left
- *
- * Caller holds event_mutex.  An event that could not be armed is disabled
- * again in every instance.
- *
- * Return: 0, or the first error arming an event.
+/*
+ * Arm and disarm what the group enable left.  Caller holds event_mutex.
+ * An event that could not be armed is disabled again in every instance.
+ * Returns 0, or the first error arming an event.
  */
-int trace_probe_batch_end(void)
+static int probe_event_batch_end(void)
 {
 	const struct probe_event_ops *ops;
 	LIST_HEAD(disarm);
@@ -859,6 +854,18 @@ int trace_probe_batch_end(void)
 	}
 	return ret;
 }
+
+static struct trace_event_batch probe_event_batch_ops = {
+	.begin = probe_event_batch_begin,
+	.end = probe_event_batch_end,
+};
+
+static int __init probe_event_batch_init(void)
+{
+	trace_event_batch_register(&probe_event_batch_ops);
+	return 0;
+}
+core_initcall(probe_event_batch_init);
 
 /**
  * probe_event_reg - &trace_event_class.reg of every probe event

@@ -121,7 +121,7 @@ struct probe_event_ops {
  * @name_hash: probe_event_name_hash() of @call.name: its key in the name index
  * @name_node: in the name index while registered (see probe_event_find())
  * @batch: on the list of events whose arming waits for the end of a group
- *	enable or disable (see trace_probe_batch_begin()); empty otherwise
+ *	enable or disable (see probe_event_batch_begin()); empty otherwise
  * @members: the probe type's probe points, in creation order
  * @links: trace_event_file links this event writes to (RCU)
  * @off_gp: RCU state when a trace file last stopped taking its records
@@ -163,15 +163,16 @@ struct probe_event_link {
 	list_for_each_entry_rcu(link, &(ev)->links, list)
 
 /*
- * One record of a hit, for one trace file.  Most hits go to a file with
- * no filter, trigger, soft disable or pid filter, in an instance without
- * stack traces: those skip the event machinery, which costs as much as
- * the ring buffer write itself.  A file with only a filter has the record
- * built outside the ring buffer (probe_record_filter()), so that a hit
- * the filter rejects costs the fetch and the test, and no reserve.  The
- * handler keeps the path in a local of its own, not in the
- * trace_event_buffer whose address the full path takes, so that it stays
- * in a register.
+ * One record of a hit, for one trace file.
+ *
+ * Most hits go to a file with no filter, trigger, soft disable or pid
+ * filter, in an instance without stack traces: those skip the event
+ * machinery, which costs as much as the ring buffer write itself.  A file
+ * with only a filter has the record built outside the ring buffer
+ * (probe_record_filter()), so that a hit the filter rejects costs the
+ * fetch and the test, and no reserve.  The handler keeps the path in a
+ * local of its own, not in the trace_event_buffer whose address the full
+ * path takes, so that it stays in a register.
  *
  * How a record of this hit goes to @file: an &enum trace_event_path, or -1
  * when it takes none (soft disabled, pid filter).

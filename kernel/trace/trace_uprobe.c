@@ -478,15 +478,28 @@ static void tu_entries_reset(struct tu_entries *e)
 		tu_slot_at(e, i)->state = TU_SLOT_FREE;
 }
 
-/* BPF programs attached through perf decide whether perf records it */
+/*
+ * BPF programs attached through perf decide whether perf records it.  A
+ * uprobe handler may sleep, and so may its sleepable programs: the array
+ * is read under the tasks_trace flavour of RCU, as the BPF core wants.
+ */
 static bool tu_run_bpf(struct trace_event_call *call, struct pt_regs *regs)
 {
 #ifdef CONFIG_BPF_EVENTS
-	if (bpf_prog_array_valid(call))
-		return bpf_prog_run_array_uprobe_rcu(&call->prog_array, regs,
-						     bpf_prog_run);
-#endif
+	const struct bpf_prog_array *progs;
+	u32 ret;
+
+	if (!bpf_prog_array_valid(call))
+		return true;
+	rcu_read_lock_trace();
+	progs = rcu_dereference_check(call->prog_array,
+				      rcu_read_lock_trace_held());
+	ret = bpf_prog_run_array_uprobe(progs, regs, bpf_prog_run);
+	rcu_read_unlock_trace();
+	return ret;
+#else
 	return true;
+#endif
 }
 
 static void tu_perf(const struct trace_uprobe *tu, struct pt_regs *regs,
