@@ -19,6 +19,10 @@ Signed-off-by), a line "---", then directives:
     test: CASE...       (fixes) the ftracetest cases that fail without the
                         fix and pass with it: make check-fixes runs them on
                         KERNEL=upstream and KERNEL=fixes
+    rename: OLD NEW     (a mechanical rename) the file at OLD moves to NEW,
+                        a repo path; before this step it is at OLD
+    subst: FROM TO      (with rename) every FROM in our files becomes TO;
+                        before this step our files say FROM
 
 An empty message takes the subject and body of the single "apply:" patch.
 The plan is the one place that orders the upstream-file patches and lists
@@ -57,6 +61,8 @@ class Step:
         self.applies = []
         self.deletes = []
         self.tests = []
+        self.renames = []       # (old path, new path)
+        self.substs = []        # (from, to)
 
     @property
     def subject(self):
@@ -110,6 +116,11 @@ def _parse(path, num, slug, overlay, part=1, part_name="fixes", taken=()):
             step.deletes += words
         elif key == "test":
             step.tests += words
+        elif key in ("rename", "subst"):
+            if len(words) != 2:
+                raise SystemExit(f"plan: {where}: '{key}:' takes two words")
+            (step.renames if key == "rename" else step.substs).append(
+                tuple(words))
         else:
             raise SystemExit(f"plan: {where}: unknown directive '{key}'")
     step.message = msg.strip() + "\n" if msg.strip() else ""

@@ -96,38 +96,45 @@ def file_diff(patch, rel):
     return "".join(out)
 
 
+def _unpatch(text, diff, name, rel):
+    """@text with the hunks @diff (of patch @name, on @rel) undone."""
+    if diff.startswith("--- /dev/null"):
+        raise SystemExit(f"ktest: {name} creates {rel}, which an earlier "
+                         "patch of the plan lists")
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "f")
+        with open(f, "w") as out:
+            out.write(text)
+        r = subprocess.run(["patch", "-s", "-R", "-F0", f],
+                           input=diff, capture_output=True, text=True)
+        if r.returncode:
+            raise SystemExit(f"ktest: {name} does not undo on {rel} (edit "
+                             f"the patch with the file):\n{r.stdout}"
+                             f"{r.stderr}")
+        with open(f) as inp:
+            return inp.read()
+
+
 def rewound(rel, later):
-    """Repo file @rel as it is before the upstream-file patches @later
-    (names, in series order) change it: the repo holds the series' last
-    version of each of our files, and a patch late in the series (a core
-    speed-up) may change one that an early patch adds."""
+    """(path, text): repo file @rel as it is before the steps @later
+    (plan.Step, in series order) change it.  The repo holds the series'
+    last version of each of our files; a later patch (a core speed-up)
+    may change one that an early patch adds, and a mechanical rename may
+    move it and change the words its substitutions name."""
     with open(os.path.join(paths.REPO, rel)) as f:
         text = f.read()
-    for name in reversed(later):
-        diff = file_diff(os.path.join(paths.REPO, name), rel)
-        if not diff:
-            continue
-        if diff.startswith("--- /dev/null"):
-            raise SystemExit(f"ktest: {name} creates {rel}, which an "
-                             "earlier patch of the plan lists")
-        with tempfile.TemporaryDirectory() as d:
-            f = os.path.join(d, "f")
-            with open(f, "w") as out:
-                out.write(text)
-            r = subprocess.run(["patch", "-s", "-R", f],
-                               input=diff, capture_output=True, text=True)
-            if r.returncode:
-                raise SystemExit(f"ktest: {name} does not undo on {rel} "
-                                 f"(edit the patch with the file):\n"
-                                 f"{r.stdout}{r.stderr}")
-            with open(f) as inp:
-                text = inp.read()
-    return text
-
-
-def later_patches(steps, i):
-    """Upstream-file patches of the steps after steps[i], in order."""
-    return [p for s in steps[i + 1:] for p in s.applies]
+    path = rel
+    for step in reversed(later):
+        for name in reversed(step.applies):
+            diff = file_diff(os.path.join(paths.REPO, name), path)
+            if diff:
+                text = _unpatch(text, diff, name, path)
+        for frm, to in reversed(step.substs):
+            text = text.replace(to, frm)
+        for old, new in reversed(step.renames):
+            if path == new:
+                path = old
+    return path, text
 
 
 def _apply(name, base, stage, touched, deleted):
@@ -140,75 +147,137 @@ def _apply(name, base, stage, touched, deleted):
                 os.path.exists(os.path.join(base, rel)):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(os.path.join(base, rel), dst)
+            shutil.copymode(os.path.join(base, rel), dst)
         touched.add(rel)
         deleted.discard(rel)
-    r = subprocess.run(["patch", "-s", "-p1", "-d", stage, "-i", patch,
-                        "--no-backup-if-mismatch", "-r", "-"],
+    r = subprocess.run(["patch", "-s", "-p1", "-F0", "-d", stage, "-i",
+                        patch, "--no-backup-if-mismatch", "-r", "-"],
                        capture_output=True, text=True)
     if r.returncode:
         raise SystemExit(f"ktest: {name} does not apply:\n{r.stdout}"
                          f"{r.stderr}")
 
 
-def _stage(base, stage, last_part=None):
-    """Write the desired version of every touched file under stage.
+class Replay:
+    """The series plan replayed step by step in a staging directory, as
+    git am applies the series: a step's repo files (rewound to what they
+    are at that step), its renames and substitutions, its upstream-file
+    patches, its deletes.  So a fix of an upstream file may precede the
+    step that replaces the file.  Every tree the harness builds and every
+    commit of make series comes from here."""
 
-    The series plan is replayed step by step, as git am would apply it:
-    a step's repo files, then its upstream-file patches, then its
-    deletes, so a fix of an upstream file may precede the step that
-    replaces the file.  @last_part stops after that part of the series
-    (KERNEL=fixes); otherwise repo files and patches no step lists yet
-    (work in progress) come last.
+    def __init__(self, base, stage):
+        self.base, self.stage = base, stage
+        self.overlay = overlay_files()
+        self.steps = plan.load(self.overlay)
+        self.touched, self.deleted = set(), set()
+        self.where = {}         # our file (repo path) -> its path now
+        self.planned_files, self.planned_patches = set(), set()
+        self.changed = set()    # paths the step being replayed changed
+
+    def _write(self, path, text=None, src=None, mode_of=None):
+        """Stage @path with @text or a copy of @src, with the mode of
+        @src or @mode_of (an existing staged file keeps its own)."""
+        dst = os.path.join(self.stage, path)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if src is not None:
+            shutil.copyfile(src, dst)
+        else:
+            with open(dst, "w") as f:
+                f.write(text)
+        if src or mode_of:
+            shutil.copymode(src or mode_of, dst)
+        self.touched.add(path)
+        self.changed.add(path)
+        self.deleted.discard(path)
+
+    def _remove(self, path):
+        full = os.path.join(self.stage, path)
+        if os.path.exists(full):
+            os.unlink(full)
+        self.touched.add(path)
+        self.changed.add(path)
+        if os.path.exists(os.path.join(self.base, path)):
+            self.deleted.add(path)
+
+    def _rename(self, old, new):
+        full = os.path.join(self.stage, old)
+        with open(full) as f:
+            text = f.read()
+        mode = os.stat(full).st_mode
+        self._remove(old)
+        self._write(new, text)
+        os.chmod(os.path.join(self.stage, new), mode)
+        for rel, path in self.where.items():
+            if path == old:
+                self.where[rel] = new
+
+    def _subst(self, frm, to):
+        for path in self.where.values():
+            full = os.path.join(self.stage, path)
+            with open(full) as f:
+                text = f.read()
+            if frm in text:
+                self._write(path, text.replace(frm, to))
+
+    def step(self, i):
+        """Replay step @i; the paths it wrote or removed."""
+        self.changed = set()
+        step = self.steps[i]
+        for rel in step.files:
+            path, text = rewound(rel, self.steps[i + 1:])
+            self._write(path, text, mode_of=os.path.join(paths.REPO, rel))
+            self.where[rel] = path
+        for old, new in step.renames:
+            self._rename(old, new)
+        for frm, to in step.substs:
+            self._subst(frm, to)
+        for name in step.applies:
+            _apply(name, self.base, self.stage, self.touched, self.deleted)
+            self.changed.update(_patched_paths(os.path.join(paths.REPO,
+                                                            name)))
+        for rel in step.deletes:
+            self._remove(rel)
+        self.planned_files.update(step.files)
+        self.planned_patches.update(step.applies)
+        return self.changed
+
+    def rest(self):
+        """Repo files and patches no step lists yet (work in progress),
+        then check that the replay ends with the repo's files."""
+        for rel in self.overlay:
+            if rel not in self.planned_files and not os.path.exists(
+                    os.path.join(self.stage, rel)):
+                self._write(rel, src=os.path.join(paths.REPO, rel))
+        for name in patch_files():
+            if name not in self.planned_patches:
+                _apply(name, self.base, self.stage, self.touched,
+                       self.deleted)
+        for rel in self.overlay:
+            staged = os.path.join(self.stage, rel)
+            if not os.path.exists(staged) or not filecmp.cmp(
+                    staged, os.path.join(paths.REPO, rel), shallow=False):
+                raise SystemExit(f"ktest: the series does not end with the "
+                                 f"repo's {rel}: a patch that changes it "
+                                 "no longer matches it")
+
+
+def _stage(base, stage, last_part=None):
+    """Write the desired version of every touched file under stage: the
+    plan replayed (Replay), up to the end of part @last_part (KERNEL=
+    fixes, rewrite), or all of it and the work in progress.
 
     Return (touched, deleted): the paths the overlay and the patches
     write, and the upstream paths the series deletes.
     """
-    overlay = overlay_files()
-    steps = plan.load(overlay)
-    if last_part is not None:
-        steps = [s for s in steps if s.part <= last_part]
-    touched, deleted = set(), set()
-    planned_files, planned_patches = set(), set()
-
-    def put(rel, text=None):
-        dst = os.path.join(stage, rel)
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if text is None:
-            shutil.copyfile(os.path.join(paths.REPO, rel), dst)
-        else:
-            with open(dst, "w") as f:
-                f.write(text)
-        touched.add(rel)
-        deleted.discard(rel)
-
-    everything = plan.load(overlay)
-    for i, step in enumerate(steps):
-        for rel in step.files:
-            put(rel, rewound(rel, later_patches(everything, i)))
-        for name in step.applies:
-            _apply(name, base, stage, touched, deleted)
-        for rel in step.deletes:
-            if os.path.exists(os.path.join(stage, rel)):
-                os.unlink(os.path.join(stage, rel))
-            touched.discard(rel)
-            deleted.add(rel)
-        planned_files.update(step.files)
-        planned_patches.update(step.applies)
+    rp = Replay(base, stage)
+    for i, step in enumerate(rp.steps):
+        if last_part is not None and step.part > last_part:
+            break
+        rp.step(i)
     if last_part is None:
-        for rel in overlay:
-            if rel not in planned_files and not os.path.exists(
-                    os.path.join(stage, rel)):
-                put(rel)
-        for name in patch_files():
-            if name not in planned_patches:
-                _apply(name, base, stage, touched, deleted)
-        for rel in overlay:
-            if not filecmp.cmp(os.path.join(stage, rel),
-                               os.path.join(paths.REPO, rel), shallow=False):
-                raise SystemExit(f"ktest: the series does not end with the "
-                                 f"repo's {rel}: a patch that changes it "
-                                 "no longer matches it")
-    return touched | deleted, deleted
+        rp.rest()
+    return rp.touched | rp.deleted, rp.deleted
 
 
 def _replace(src, dst):

@@ -139,14 +139,32 @@ class Rewind(unittest.TestCase):
             with open(os.path.join(d, "x.patch"), "w") as f:
                 f.write(self.DIFF)
             with mock.patch.object(tree.paths, "REPO", d):
-                self.assertEqual(tree.rewound("k/ours.c", ["x.patch"]),
-                                 "one\ntwo\nthree\n")
+                later = [self.step(applies=["x.patch"])]
+                self.assertEqual(tree.rewound("k/ours.c", later),
+                                 ("k/ours.c", "one\ntwo\nthree\n"))
                 self.assertEqual(tree.rewound("k/ours.c", []),
-                                 "one\nTWO\nthree\n")
+                                 ("k/ours.c", "one\nTWO\nthree\n"))
                 with open(os.path.join(d, "k/ours.c"), "w") as f:
                     f.write("one\nchanged\nthree\n")
                 with self.assertRaises(SystemExit):
-                    tree.rewound("k/ours.c", ["x.patch"])
+                    tree.rewound("k/ours.c", later)
+
+    def step(self, applies=(), renames=(), substs=()):
+        s = plan.Step(9, "x", 2, "rest")
+        s.applies, s.renames, s.substs = list(applies), list(renames), \
+            list(substs)
+        return s
+
+    def test_rewound_undoes_a_rename(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "k"))
+            with open(os.path.join(d, "k/final.c"), "w") as f:
+                f.write('#include "final.h"\nint x;\n')
+            later = [self.step(renames=[("k/tmp.c", "k/final.c")],
+                               substs=[('"tmp.h"', '"final.h"')])]
+            with mock.patch.object(tree.paths, "REPO", d):
+                self.assertEqual(tree.rewound("k/final.c", later),
+                                 ("k/tmp.c", '#include "tmp.h"\nint x;\n'))
 
     def test_the_repo_rewinds_the_record_path(self):
         """Part 2's probe_event.h has no plain record path; the end has."""
@@ -154,8 +172,7 @@ class Rewind(unittest.TestCase):
         steps = plan.load(overlay)
         i = next(n for n, s in enumerate(steps)
                  if "kernel/trace/probe_event.h" in s.files)
-        old = tree.rewound("kernel/trace/probe_event.h",
-                           tree.later_patches(steps, i))
+        _, old = tree.rewound("kernel/trace/probe_event.h", steps[i + 1:])
         self.assertLess(steps[i].part, 3)
         self.assertNotIn("trace_event_plain", old)
         with open(os.path.join(tree.paths.REPO,
@@ -165,6 +182,20 @@ class Rewind(unittest.TestCase):
 
 class Checkpatch(unittest.TestCase):
     """Exempt findings are named by type and patch, with a reason."""
+
+    def test_maintained_moves(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "x.patch")
+            with open(p, "w") as f:
+                f.write("diff --git a/k/trace/probe_x.c b/k/trace/probe_x.c\n"
+                        "new file mode 100644\n"
+                        "diff --git a/k/old.c b/k/new.c\n"
+                        "rename from k/old.c\nrename to k/new.c\n")
+            self.assertEqual(series._moved_paths(p),
+                             {"k/trace/probe_x.c", "k/old.c", "k/new.c"})
+            self.assertTrue(series._maintained(
+                p, ["k/trace/probe_*", "k/"]))
+            self.assertFalse(series._maintained(p, ["k/trace/probe_*"]))
 
     EX = [("RCU_TASKS_TRACE", "2-rewrite/*-Rebuild-*", "why")]
 
@@ -203,7 +234,7 @@ class Checkpatch(unittest.TestCase):
         self.assertEqual(order[:len(planned)], planned)
         self.assertIn(plan.MAINTAINERS_PATCH, order[len(planned):])
         self.assertLess(order.index("patches/probe-regs-Makefile.patch"),
-                        order.index("patches/probe-core-Makefile.patch"))
+                        order.index("patches/probe-rename.patch"))
 
 
 if __name__ == "__main__":
