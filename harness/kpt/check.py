@@ -194,9 +194,12 @@ def fixes_table(pairs, up_rows, fix_rows, archname):
     for step, case in pairs:
         up, fx = _outcome(up_rows, case), _outcome(fix_rows, case)
         ok = up != "PASS" and fx == "PASS"
-        bad += not ok
-        out.append(f"{step.slug:34} {case:44} {up:14} {fx:14} "
-                   f"{'ok' if ok else 'BAD'}")
+        # the code the fix is in is not in this arch's config (fprobe
+        # events on arm64 in 6.12): the other arch's table shows it
+        absent = up == fx == "UNSUPPORTED"
+        bad += not ok and not absent
+        verdict = "ok" if ok else "n/a (not built here)" if absent else "BAD"
+        out.append(f"{step.slug:34} {case:44} {up:14} {fx:14} {verdict}")
     other = [f"{k} {r} {note}" for k, r, _, note in fix_rows
              if k.startswith(("console:", "guest"))]
     for note in other:

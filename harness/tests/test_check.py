@@ -72,6 +72,12 @@ class FixesTable(unittest.TestCase):
                             [("test.d/a.tc", "PASS", True, "")])
         self.assertEqual(bad, 1)
 
+    def test_unsupported_on_both_is_not_counted(self):
+        lines, bad = self.table([("test.d/a.tc", "UNSUPPORTED", False, "")],
+                                [("test.d/a.tc", "UNSUPPORTED", False, "")])
+        self.assertEqual(bad, 0)
+        self.assertIn("n/a", lines[-1])
+
     def test_a_splat_with_the_fixes_is_bad(self):
         _, bad = self.table(
             [("test.d/a.tc", "FAIL", False, "")],
