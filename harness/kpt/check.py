@@ -179,8 +179,8 @@ def _outcome(rows, case):
     """A case's result on one kernel, '+splat' when the console had a
     splat while it ran."""
     result = next((r for k, r, _, _ in rows if k == case), "MISSING")
-    splat = any(not is_case(k) and note.startswith(f"[{case}]")
-                for k, _, _, note in rows if k.startswith("console:"))
+    splat = any(k.startswith("console:") and note.startswith(f"[{case}]")
+                for k, _, _, note in rows)
     return result + ("+splat" if splat else "")
 
 

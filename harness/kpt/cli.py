@@ -340,7 +340,7 @@ def parse_args(argv):
     p.add_argument("--arch", default=os.environ.get("ARCH", ""),
                    help="x86_64, arm64, riscv64, or a blank-separated list")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
-                   choices=["ours", "upstream", "fixes", "rewrite"])
+                   choices=tree.KERNELS)
     p.add_argument("--debug", action="store_true",
                    default=os.environ.get("DEBUG", "0") not in ("", "0"))
     p.add_argument("--kcsan", action="store_true",

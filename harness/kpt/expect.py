@@ -20,7 +20,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from . import paths
+from . import paths, tree
 
 DIR = os.path.join(paths.HARNESS, "expect")
 RESULTS = {"PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED", "XFAIL",
@@ -36,7 +36,7 @@ class Expect:
         return [(g, rx) for g, rx, _ in self.console]
 
 
-KERNELS = ("ours", "upstream", "fixes", "rewrite")
+KERNELS = tree.KERNELS
 
 
 def _applies(kernels, kernel, where):

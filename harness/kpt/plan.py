@@ -183,18 +183,31 @@ def problems(steps, overlay, root_patches):
     return errors
 
 
-def _created(name):
-    """Repo paths the unified diff @name creates (from /dev/null)."""
+def diff_files(lines):
+    """[(index, old, new)] of each file header of the unified diff @lines:
+    the line index of its '--- ' line, and its two paths without the a/
+    and b/ prefix, None for /dev/null."""
+    def path(line):
+        p = line[4:].split("\t")[0].strip()
+        return None if p == "/dev/null" else p.split("/", 1)[1]
+
+    return [(i, path(line), path(lines[i + 1]))
+            for i, line in enumerate(lines[:-1])
+            if line.startswith("--- ") and lines[i + 1].startswith("+++ ")]
+
+
+def read_diff(name):
+    """The lines of repo patch @name, or [] when there is none."""
     path = os.path.join(paths.REPO, name)
     if not os.path.exists(path):
         return []
-    out, prev = [], ""
     with open(path) as f:
-        for line in f:
-            if line.startswith("+++ ") and prev.startswith("--- /dev/null"):
-                out.append(line[4:].split("\t")[0].strip().split("/", 1)[1])
-            prev = line
-    return out
+        return f.read().splitlines(True)
+
+
+def _created(name):
+    """Repo paths the unified diff @name creates (from /dev/null)."""
+    return [new for _, old, new in diff_files(read_diff(name)) if not old]
 
 
 def validate(steps, overlay, root_patches):
@@ -226,8 +239,3 @@ def patch_order(overlay):
         return names
     order = [p for s in load(overlay) for p in s.applies if p in names]
     return order + [p for p in names if p not in order]
-
-
-def deleted(overlay):
-    """Upstream files the series deletes."""
-    return [p for s in load(overlay) for p in s.deletes]

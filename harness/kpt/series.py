@@ -211,9 +211,7 @@ def build_commits(repo, steps):
         os.unlink(idx)
     parent, ids, touched = git(repo, "rev-parse", "base^{commit}"), [], set()
     with tempfile.TemporaryDirectory(dir=paths.root()) as stage:
-        rp = tree.Replay(tree.pristine(), stage)
-        if [s.slug for s in rp.steps] != [s.slug for s in steps]:
-            raise SystemExit("series: the plan changed while it was read")
+        rp = tree.Replay(tree.pristine(), stage, steps)
         for i, step in enumerate(steps):
             env = _env(f"{SERIES_DATE + 60 * step.num} +0000", idx)
             git(repo, "read-tree", parent, env=env)
@@ -467,7 +465,7 @@ def patch_sizes(repo):
     part, n = 1, 0
     for cid in ids:
         n += 1
-        existing = new = removed_only = 0
+        existing = new = added_existing = 0
         status = dict(line.split("\t", 1)[::-1] for line in git(
             repo, "diff", "--name-status", "--no-renames", f"{cid}^",
             cid).splitlines())
@@ -481,11 +479,11 @@ def patch_sizes(repo):
                 new += lines
             else:
                 existing += lines
-                removed_only += int(add) if add != "-" else 0
+                added_existing += int(add) if add != "-" else 0
         msg = git(repo, "log", "-1", "--format=%B", cid)
         subject = msg.split("\n", 1)[0]
-        exempt = removed_only == 0 and new == 0 or \
-            "mechanical" in msg.lower()
+        exempt = added_existing == 0 and new == 0 or \
+            re.search(r"\bmechanical (rename|change)\b", msg, re.I)
         if exempt:
             verdict = "exempt"
         elif existing > MAX_EXISTING:

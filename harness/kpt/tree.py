@@ -68,32 +68,21 @@ def patch_files():
 
 
 def _patched_paths(patch):
-    """Paths a unified diff writes, from its '+++ b/...' lines."""
-    touched = []
+    """Paths a unified diff writes (not those it deletes)."""
     with open(patch) as f:
-        for line in f:
-            if line.startswith("+++ "):
-                p = line[4:].split("\t")[0].strip()
-                if p != "/dev/null":
-                    touched.append(p.split("/", 1)[1])
-    return touched
+        lines = f.read().splitlines(True)
+    return [new for _, _, new in plan.diff_files(lines) if new]
 
 
 def file_diff(patch, rel):
     """The part of the unified diff @patch that changes @rel, or ''."""
     with open(patch) as f:
         lines = f.read().splitlines(True)
-    out, keep = [], False
-    for i, line in enumerate(lines):
-        if line.startswith("--- ") and i + 1 < len(lines) and \
-                lines[i + 1].startswith("+++ "):
-            old = line[4:].split("\t")[0].strip()
-            new = lines[i + 1][4:].split("\t")[0].strip()
-            name = new if new != "/dev/null" else old
-            keep = name.split("/", 1)[1] == rel
-        if keep:
-            out.append(line)
-    return "".join(out)
+    heads = plan.diff_files(lines) + [(len(lines), None, None)]
+    for (i, old, new), (j, _, _) in zip(heads, heads[1:]):
+        if (new or old) == rel:
+            return "".join(lines[i:j])
+    return ""
 
 
 def _unpatch(text, diff, name, rel):
@@ -166,10 +155,10 @@ class Replay:
     step that replaces the file.  Every tree the harness builds and every
     commit of make series comes from here."""
 
-    def __init__(self, base, stage):
+    def __init__(self, base, stage, steps=None):
         self.base, self.stage = base, stage
         self.overlay = overlay_files()
-        self.steps = plan.load(self.overlay)
+        self.steps = steps if steps is not None else plan.load(self.overlay)
         self.touched, self.deleted = set(), set()
         self.where = {}         # our file (repo path) -> its path now
         self.planned_files, self.planned_patches = set(), set()
@@ -201,13 +190,13 @@ class Replay:
             self.deleted.add(path)
 
     def _rename(self, old, new):
-        full = os.path.join(self.stage, old)
-        with open(full) as f:
-            text = f.read()
-        mode = os.stat(full).st_mode
+        dst = os.path.join(self.stage, new)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        os.replace(os.path.join(self.stage, old), dst)
         self._remove(old)
-        self._write(new, text)
-        os.chmod(os.path.join(self.stage, new), mode)
+        self.touched.add(new)
+        self.changed.add(new)
+        self.deleted.discard(new)
         for rel, path in self.where.items():
             if path == old:
                 self.where[rel] = new
@@ -347,18 +336,14 @@ def rewrite():
     return _synced("rewrite", plan.REWRITE_PART)
 
 
+# The kernels a harness command can build: KERNEL=, expectations' kernels
 KERNELS = ("ours", "upstream", "fixes", "rewrite")
 
 
 def source(kernel):
     """The source tree for KERNEL=upstream, ours, fixes or rewrite."""
-    if kernel == "upstream":
-        return pristine()
-    if kernel == "ours":
-        return ours()
-    if kernel == "fixes":
-        return fixes()
-    if kernel == "rewrite":
-        return rewrite()
-    raise SystemExit(f"ktest: unknown KERNEL '{kernel}' (ours, upstream, "
-                     "fixes, rewrite)")
+    trees = dict(zip(KERNELS, (ours, pristine, fixes, rewrite)))
+    if kernel not in trees:
+        raise SystemExit(f"ktest: unknown KERNEL '{kernel}' "
+                         f"({', '.join(KERNELS)})")
+    return trees[kernel]()
