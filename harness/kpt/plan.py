@@ -80,11 +80,17 @@ def patch_message(name):
     return f"{m.group(1)}\n\n{body.strip()}\n"
 
 
+def _is_glob(word):
+    return any(c in word for c in "*?[")
+
+
 def _expand(pattern, overlay, where, taken=()):
-    """Repo files @pattern names; a glob skips files an earlier step
-    took (a fix's test in part 1, the rest of its directory later)."""
+    """Repo files @pattern names; a glob skips files another step took:
+    an earlier step's (a fix's test in part 1, the rest of its directory
+    later) and any a step names without a glob (an extension's test after
+    the patch that adds the others)."""
     hits = [p for p in overlay if fnmatch.fnmatchcase(p, pattern)]
-    if any(c in pattern for c in "*?["):
+    if _is_glob(pattern):
         hits = [p for p in hits if p not in taken]
     if not hits:
         raise SystemExit(f"plan: {where}: '{pattern}' matches no repo file")
@@ -144,10 +150,27 @@ def parts():
     return out
 
 
+def _named(pdirs):
+    """Repo files some plan file names in a "files:" line without a glob."""
+    named = set()
+    for pdir in pdirs:
+        for name in os.listdir(pdir):
+            if not _NAME.match(name):
+                continue
+            with open(os.path.join(pdir, name)) as f:
+                rest = f.read().split("\n---\n", 1)[-1]
+            for line in rest.splitlines():
+                if line.startswith("files:"):
+                    named.update(w for w in line[6:].split()
+                                 if not _is_glob(w))
+    return named
+
+
 def load(overlay):
     """The steps of every part in order; @overlay: the repo's overlay
     file paths."""
-    steps, taken = [], set()
+    steps = []
+    taken = _named([pdir for *_, pdir in parts()])
     for part, part_name, pdir in parts():
         for name in sorted(os.listdir(pdir)):
             m = _NAME.match(name)
