@@ -86,6 +86,13 @@ class Plan(unittest.TestCase):
         overlay = ["k/a.tc", "k/b.tc"]
         self.assertEqual(plan.problems(steps, overlay, []), [])
 
+    def test_glob_skips_what_a_later_step_names(self):
+        steps = self.load({"2-rest/01-a.txt": "s\n---\nfiles: k/*.tc\n",
+                           "2-rest/02-b.txt": "s\n---\nfiles: k/b.tc\n"},
+                          ["k/a.tc", "k/b.tc"])
+        self.assertEqual([s.files for s in steps], [["k/a.tc"], ["k/b.tc"]])
+        self.assertEqual(plan.problems(steps, ["k/a.tc", "k/b.tc"], []), [])
+
     def test_named_file_twice_is_an_error(self):
         steps = self.load({"1-fixes/01-a.txt": "s\n---\nfiles: k/a.tc\n",
                            "2-rest/01-b.txt": "s\n---\nfiles: k/a.tc\n"},
