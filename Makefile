@@ -128,7 +128,8 @@ check-harness:
 # series writes series/ (git format-patch + cover letter); series-verify
 # also applies it with git am to a fresh unpack of the base and runs
 # checkpatch.pl --strict on every patch (~2.5 min, in check);
-# series-check builds every patch for ARCH (both by default; ~1 h cold).
+# series-check builds every patch for ARCH (x86_64, arm64 and riscv64 by
+# default; hours cold).
 .PHONY: series series-verify series-check
 series: deps
 	$(KTEST) series

@@ -70,6 +70,8 @@ ARCHES = {
 DEFAULT_ARCH = "x86_64"
 # What make check, build, series-check and the rest run when ARCH is unset.
 DEFAULT_ARCHES = ("x86_64", "arm64")
+# Every patch of the series builds on these (make series-check)
+SERIES_ARCHES = ("x86_64", "arm64", "riscv64")
 
 # Architectures make check-arches only builds: every one that had probe
 # events in 6.12 must still build with the series (tinyconfig plus

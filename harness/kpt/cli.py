@@ -298,6 +298,8 @@ def _series_boot(args, b, worktree, key):
 
 
 def cmd_series_check(args):
+    for name in args.arches:
+        deps.ensure(archmod.get(name))
     boot = None
     if os.environ.get("SERIES_BOOT", "0") not in ("", "0"):
         def boot(b, wt, key):
@@ -361,9 +363,10 @@ def parse_args(argv):
     p.add_argument("targets", nargs="*", help="kbuild targets (make)")
     args = p.parse_args(argv)
     default = list(archmod.DEFAULT_ARCHES) if args.command in ("check", "build",
-                                                       "deps", "check-wide",
-                                                       "series-check") \
+                                                       "deps", "check-wide") \
         else [archmod.DEFAULT_ARCH]
+    if args.command == "series-check":
+        default = list(archmod.SERIES_ARCHES)
     args.arches = args.arch.split() or default
     if args.command == "check-arches":
         return args
