@@ -246,3 +246,26 @@ class Checkpatch(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SeriesExpect(unittest.TestCase):
+    """A patch's boot judges 6.12's cases as fixes, ours as its part."""
+
+    def test_ours_by_part_theirs_by_fixes(self):
+        from kpt import cli, expect
+
+        def load(arch, kernel):
+            e = expect.Expect({}, [])
+            if kernel == "fixes":
+                e.results = {"ours.tc": ("FAIL", "an extension"),
+                             "theirs.tc": ("FAIL", "a 6.12 lack")}
+            else:
+                e.results = {"unsup.tc": ("UNSUPPORTED", "not here")}
+            return e
+        with mock.patch.object(expect, "load", load), \
+                mock.patch.object(cli.check, "own_cases",
+                                  lambda: ["ours.tc", "unsup.tc"]):
+            fix = cli._series_expect("x86_64", "1/02").results
+            rw = cli._series_expect("x86_64", "2/25").results
+        self.assertEqual(set(fix), {"ours.tc", "theirs.tc"})
+        self.assertEqual(set(rw), {"theirs.tc", "unsup.tc"})
