@@ -548,6 +548,12 @@ static void test_joined_reads(void)
 	/* "abcd" and then a hole: the second half faults alone */
 	CASE("p vfs_read +0(%r11):u32 +4(%r11):u32",
 	     " arg1=1684234849 arg2=0", "u32:0x64636261|u32:0");
+	/* the next offset of a read at LONG_MAX would overflow: not joined */
+	CASE("p vfs_read +0x7fffffffffffffff(%di) +0(%di)",
+	     " arg1=0x0 arg2=0x1122334455667788",
+	     "u64:0|u64:0x1122334455667788");
+	CASE("p vfs_read +0x7fffffffffffffff(%di):u8 -0x8000000000000000(%di):u8",
+	     " arg1=0 arg2=0", "u8:0|u8:0");
 	/* not contiguous, or another register: separate reads */
 	CASE("p vfs_read +0(%di):u64 +0x10(%di):u64 +0(%si):u8",
 	     " arg1=1234605616436508552 arg2=139637976731680 arg3=47",

@@ -993,11 +993,16 @@ static void test_derefs(void)
 	KERRX("p vfs_read ^+uu1(%ax)", DEREF_OFFS);
 	KERRX("p vfs_read +0(\\^x)", IMM);
 	KERRX("p vfs_read +0(^\\\"x\")", DEREF_VALUE);
-	/* the type caret counts from where the outer dereference's value is */
-	KERRX("p vfs_read +u0(%ax):sym^str", SYMSTR_SRC);
-	KERRX("p vfs_read +u0(%ax):u8[^2]", STRING_SRC);
+	/*
+	 * after a dereference too, a type error points at the type (6.12
+	 * counts its offset from the inner value: "+u0(%ax):sym^str")
+	 */
+	KERRX("p vfs_read +u0(%ax):^symstr", SYMSTR_SRC);
+	KERRX("p vfs_read +u0(%ax):^u8[2]", STRING_SRC);
 	KERRX("p vfs_read %ax:^u8[2]", STRING_SRC);
-	KERRX("p vfs_read +0(%ax):b4@^5/8", BITFIELD);
+	KERRX("p vfs_read +0(%ax):^b4@5/8", BITFIELD);
+	KERRX("p vfs_read +0(%di):^b17@0/16", BITFIELD);
+	KERRX("p vfs_read +8(+0(%di)):^u7", TYPE);
 	/* 13 derefs + @0 fill 15 slots; an array needs one more */
 	snprintf(cmd, sizeof(cmd), "p vfs_read %s",
 		 "+0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))):u8[2]");
@@ -1038,6 +1043,10 @@ static void test_types(void)
 	/* width + offset wraps to 0 (accepted by 6.12) */
 	KERRX("p vfs_read %ax:^b18446744073709551615@1/32", BITFIELD);
 	KERRX("p vfs_read %ax:^b1@18446744073709551615/32", BITFIELD);
+	/* a width or offset past an unsigned long does not wrap to a small one */
+	KERRX("p vfs_read +0(%di):^b18446744073709551619@0/16", BITFIELD);
+	KERRX("p vfs_read +0(%di):^b3@18446744073709551616/16", BITFIELD);
+	KERRX("p vfs_read +0(%di):^b0x10000000000000003@0/16", BITFIELD);
 	KERRX("p vfs_read %ax:^b33@0/32", BITFIELD);
 	KERRX("p vfs_read %ax:^b0@0/8", BITFIELD);
 	KERRX("p vfs_read %ax:^b4@/8", BITFIELD);
@@ -1346,7 +1355,12 @@ static void test_btf(void)
 	KERRB("p vfs_read ^$arg1x", VAR, -ENOENT);
 	KERRB("p vfs_read ^$arg0", ARG_INDEX, -EINVAL);
 	KERRB("p vfs_read ^$arg4294967296", ARG_INDEX, -EINVAL);
-	KERRB("p vfs_read ^$arg4294967295", BTF_NOVAR, -ENOENT);
+	KERRB("p vfs_read ^$arg4294967295", ARG_INDEX, -EINVAL);
+	/* an N that wraps is no index either (6.12 reads $arg1, then worse) */
+	KERRB("p vfs_read ^$arg4294967297", ARG_INDEX, -EINVAL);
+	KERRB("p vfs_read ^$arg18446744073709551617", ARG_INDEX, -EINVAL);
+	KERRB("p vfs_read ^$arg2147483648:u8", ARG_INDEX, -EINVAL);
+	KERRB("p vfs_read ^$arg2147483647", BTF_NOVAR, -ENOENT);
 	KERRB("p longfunc ^$arg*", ARGS_LONG, -E2BIG);
 	KERRB("p noparams ^$arg*", BTF_NOSUP, -EOPNOTSUPP);
 	KERRB("p nobtf ^$arg*", BTF_NOSUP, -EOPNOTSUPP);
@@ -1380,8 +1394,7 @@ static void test_btf(void)
 	/* a type error after a member: at the type */
 	KERRB("p vfs_read file->f_mode:^symstr[1]", STRING_SRC, -EINVAL);
 	KERRB("p vfs_read file->f_mode:^b9@0/8", BITFIELD, -EINVAL);
-	/* inside a dereference, 6.12 drops that noise: its column, as without BTF */
-	KERRB("p vfs_read +8(file->f_mode):b9@^0/8", BITFIELD, -EINVAL);
+	KERRB("p vfs_read +8(file->f_mode):^b9@0/8", BITFIELD, -EINVAL);
 }
 
 static void test_btf_tail_caret(void)

@@ -1300,6 +1300,12 @@ static bool joinable(const struct tpp_arg *arg)
  * by side in the record too, so argument @i can join the store of the one
  * before: one read for both.  A fault still reads them one by one.
  */
+/* @next is @step bytes past @prev; offsets are any long, so no overflow */
+static bool follows(long prev, long step, long next)
+{
+	return prev <= LONG_MAX - step && next == prev + step;
+}
+
 static bool joins_prev(const struct pf_build *b, unsigned int i)
 {
 	const struct tpp_arg *p = &b->def->args[i - 1];
@@ -1311,8 +1317,8 @@ static bool joins_prev(const struct pf_build *b, unsigned int i)
 	       p->fetch.val == a->fetch.val &&
 	       p->fetch.deref[0].user == a->fetch.deref[0].user &&
 	       tpp_type_size(p->type) == size &&
-	       a->fetch.deref[0].offset == p->fetch.deref[0].offset +
-					   (long)size * (p->count ?: 1) &&
+	       follows(p->fetch.deref[0].offset, (long)size * (p->count ?: 1),
+		       a->fetch.deref[0].offset) &&
 	       b->open_count + (a->count ?: 1) <= U8_MAX;
 }
 

@@ -303,15 +303,18 @@ static noinline_for_stack int span_l(const char *s, unsigned int len,
 
 /*
  * simple_strtoul() over a span, the number grammar of bitfields and $argN:
- * base 0 guesses the radix, parsing stops at the first non-digit and
- * overflow wraps.  *stop is the first byte not parsed.
+ * base 0 guesses the radix, and parsing stops at the first non-digit, *stop
+ * being the first byte not parsed.  A number that does not fit an unsigned
+ * long is -ERANGE where simple_strtoul() would wrap it: every number of a
+ * definition means what it says, or the definition is refused.
  */
-static unsigned long span_scan(const char *s, const char *end,
-			       unsigned int base, const char **stop)
+static int span_scan(const char *s, const char *end, unsigned int base,
+		     unsigned long *v, const char **stop)
 {
-	unsigned long v = 0;
+	bool wrapped = false;
 	unsigned int d;
 
+	*v = 0;
 	if (!base) {
 		base = (s < end && *s == '0') ? 8 : 10;
 		if (base == 8 && end - s > 2 && tolower(s[1]) == 'x' &&
@@ -329,10 +332,11 @@ static unsigned long span_scan(const char *s, const char *end,
 			break;
 		if (d >= base)
 			break;
-		v = v * base + d;
+		wrapped |= *v > (ULONG_MAX - d) / base;
+		*v = *v * base + d;
 	}
 	*stop = s;
-	return v;
+	return wrapped ? -ERANGE : 0;
 }
 
 /* A C identifier; a group name may also use '-' */
@@ -648,16 +652,18 @@ static int expand_argn(struct tpp_state *st, unsigned int w,
 	const char *s = word_str(st, w);
 	const char *end = s + st->word[w].len;
 	const char *type;
-	/* N is an int: 2^32 counts as 0 */
-	int n = span_scan(s + 4, end, 10, &type);
+	unsigned long n = 0;
+	int ret = span_scan(s + 4, end, 10, &n, &type);
 
 	if (type < end && *type != ':')
 		return word_fail(st, w, 0, TPP_E_VAR, -ENOENT);
-	if (!n)
+	/*
+	 * N past an int is no index, as 0 is not.  Deliberate difference:
+	 * 6.12 keeps N in an int, so $arg4294967297 is $arg1 and other N past
+	 * 2^31 read out of bounds.
+	 */
+	if (ret || !n || n > INT_MAX)
 		return word_fail(st, w, 0, TPP_E_ARG_INDEX, -EINVAL);
-	/* a negative N names no parameter (6.12 reads out of bounds) */
-	if (n < 0)
-		return word_fail(st, w, 0, TPP_E_BTF_NOVAR, -ENOENT);
 	return btf_print(st, w, n - 1, type, end - type, t);
 }
 
@@ -1667,16 +1673,17 @@ static int account_size(struct tpp_argp *a)
 	return 0;
 }
 
-/* Type errors point at TYPE, counted from where the value ended up */
+/*
+ * Type errors point at TYPE.  Deliberate difference: 6.12 counts TYPE's
+ * offset in the argument from where the value ended up, so after a
+ * dereference its caret lands inside the type or past it, and after a
+ * BTF member it is noise that changes every boot.
+ */
 static unsigned int type_caret(const struct tpp_argp *a)
 {
-	/*
-	 * Deliberate difference: after a BTF member, 6.12's column is
-	 * noise that changes every boot; the type is the word at fault.
-	 */
-	if (a->late_btf && a->type_at)
+	if (a->type_at)
 		return a->type_at;
-	return a->late_at + (a->type_at ? a->type_at - a->body : 0);
+	return a->late_at;
 }
 
 /* Values that already are the address of a string */
@@ -1749,22 +1756,26 @@ static void set_bitfield(struct tpp_arg *arg, unsigned int bits,
 	arg->bf_rshift = bits - width;
 }
 
-/* b<w>@<o>/<c>, with simple_strtoul() rules for <w> and <o> */
+/*
+ * b<w>@<o>/<c>, with simple_strtoul() rules for <w> and <o>.  Deliberate
+ * difference: 6.12 wraps a <w> or <o> past an unsigned long and checks
+ * bits < width + offs, which wraps too.
+ */
 static int store_type_bitfield(struct tpp_argp *a)
 {
 	const char *t = a->s + a->type_at;
 	const char *end = t + a->type_len;
 	unsigned int bits = tpp_types[a->arg->type].size * 8;
-	unsigned long width, offs;
+	unsigned long width = 0, offs = 0;
 	const char *p, *q;
+	int ret;
 
-	width = span_scan(t + 1, end, 0, &p);
-	if (!width || p == end || *p != '@')
+	ret = span_scan(t + 1, end, 0, &width, &p);
+	if (ret || !width || p == end || *p != '@')
 		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
-	offs = span_scan(p + 1, end, 0, &q);
-	if (q == p + 1 || q == end || *q != '/')
+	ret = span_scan(p + 1, end, 0, &offs, &q);
+	if (ret || q == p + 1 || q == end || *q != '/')
 		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
-	/* Deliberate difference: 6.12 checks bits < width + offs, which wraps */
 	if (a->nops >= TPP_MAX_OPS - 1 || width > bits || offs > bits - width)
 		return arg_fail(a, TPP_E_BITFIELD, type_caret(a), -EINVAL);
 	a->nops++;
