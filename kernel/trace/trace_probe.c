@@ -556,6 +556,13 @@ static int parse_place(struct tpp_state *st)
 		return no_memory(st);
 	if (pct || kstrtoul(text, 0, &st->def->addr))
 		ret = parse_place_symbol(st, text, pct);
+	/*
+	 * A return probe on an address is at a function's exit: the kprobes
+	 * core refuses it unless the address is a function entry.  Deliberate
+	 * difference: 6.12 takes it for neither, refusing $retval there.
+	 */
+	else if (st->def->is_return)
+		st->flags |= TPP_RETURN;
 	kfree(text);
 	return ret;
 }
@@ -614,6 +621,9 @@ static int scan_var_args(struct tpp_state *st, int *star, unsigned int *last)
 			continue;
 		if (len == 4 || w[4] != '*')
 			return word_fail(st, i, 0, TPP_E_VAR, -EINVAL);
+		/* Deliberate difference: 6.12 takes "$arg*:u8" as "$arg*" */
+		if (len > 5)
+			return word_fail(st, i, 5, TPP_E_ARGS_ALONE, -EINVAL);
 		if (*star >= 0)
 			return word_fail(st, i, 0, TPP_E_ARGS_TWICE, -EINVAL);
 		*star = i;
@@ -764,8 +774,13 @@ static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 	eq = memchr(t->s, '=', cut);
 	nlen = eq ? eq + 1 - t->s : 0;
 	/* @entry(VALUE):%pd reads the name at the entry */
-	if (is_entry(t->s + nlen, cut - nlen) && t->s[cut - 1] == ')')
+	if (is_entry(t->s + nlen, cut - nlen)) {
+		/* its value ends before the type, as parse_entry() says */
+		if (t->s[cut - 1] != ')')
+			return tpp_error_set(st->err, TPP_E_ENTRY_CLOSE,
+					     t->pos + cut, -EINVAL);
 		ent = TPP_ENTRY_OPEN_LEN;
+	}
 	if (c == 'd')
 		plen = snprintf(pre, sizeof(pre), "+0x0(+0x%lx(",
 				env->dentry_name_off);
@@ -1352,6 +1367,19 @@ static noinline_for_stack int deref_offset(bool neg, const char *d,
  * difference: after a negative OFFS ("+-8(", "+u-8(") the caret is on the
  * value, where 6.12's is one byte earlier still.
  */
+/*
+ * A value in parentheses ends at its ')': "+0(%di)junk" is no dereference.
+ * Deliberate difference: 6.12 ignores what follows the last ')'.  @at is
+ * where the ')' is in the command.
+ */
+static int check_closed(struct tpp_argp *a, const char *close,
+			unsigned int end, unsigned int at)
+{
+	if (close + 1 == a->s + end)
+		return 0;
+	return arg_fail(a, TPP_E_FETCHARG, at + 1, -EINVAL);
+}
+
 static int parse_deref(struct tpp_argp *a, unsigned int start,
 		       unsigned int end, unsigned int at)
 {
@@ -1376,6 +1404,9 @@ static int parse_deref(struct tpp_argp *a, unsigned int start,
 	if (!close)
 		return arg_fail(a, TPP_E_DEREF_OPEN, in_at + end - in, -EINVAL);
 	ret = parse_value(a, in, close - s, in_at);
+	if (ret)
+		return ret;
+	ret = check_closed(a, close, end, at + (close - s) - start);
 	if (ret)
 		return ret;
 	if (a->arg->fetch.src == TPP_SRC_REG && a->arg->fetch.width)
@@ -1433,6 +1464,9 @@ static int parse_percpu(struct tpp_argp *a, unsigned int start,
 	if (!close)
 		return arg_fail(a, TPP_E_DEREF_OPEN, in_at + end - in, -EINVAL);
 	ret = parse_value(a, in, close - a->s, in_at);
+	if (ret)
+		return ret;
+	ret = check_closed(a, close, end, at + (close - a->s) - start);
 	if (ret)
 		return ret;
 	if (a->arg->fetch.src == TPP_SRC_REG && a->arg->fetch.width)
