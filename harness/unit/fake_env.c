@@ -402,7 +402,7 @@ static int resolve_cast(struct tpp_btf_req *req)
 	while (1 + n < end && req->expr[1 + n] != ',')
 		n++;
 	if (n != 4 || memcmp(req->expr + 1, "file", 4))
-		return req_fail(req, TPP_E_BTF_NOT_PTR, 1, -EINVAL);
+		return req_fail(req, TPP_E_TYPECAST_NO_STRUCT, 1, -EINVAL);
 	if (1 + n < end) {
 		ret = resolve_cast_member(req, 2 + n, end);
 		if (ret)

@@ -453,7 +453,7 @@ static int pbtf_cast(struct pbtf_walk *w, u32 *tid)
 	if (id < 0)
 		id = btf_find_by_name_kind(w->btf, w->name, BTF_KIND_UNION);
 	if (id < 0)
-		return pbtf_fail(req, TPP_E_BTF_NOT_PTR, 1, -EINVAL);
+		return pbtf_fail(req, TPP_E_TYPECAST_NO_STRUCT, 1, -EINVAL);
 	if (comma < end) {
 		w->type = btf_type_by_id(w->btf, id);
 		w->pos = comma + 1;

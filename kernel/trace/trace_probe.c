@@ -913,9 +913,11 @@ static int lookup_bitfield_type(struct tpp_argp *a, const char *t,
 	const char *slash = memchr(t, '/', n);
 	unsigned long c;
 
-	if (!slash || span_ul(slash + 1, n - (slash + 1 - t), 0, &c))
+	if (!slash)
 		return -1;
 	a->bitfield = true;
+	if (span_ul(slash + 1, n - (slash + 1 - t), 0, &c))
+		return -1;
 	switch (c) {
 	case 8:
 		return TPP_TYPE_U8;
@@ -983,8 +985,10 @@ static int pick_type(struct tpp_argp *a)
 		return 0;
 	}
 	type = lookup_type(a);
+	/* Deliberate difference: 6.12 says "Unknown type" for b3@0/24 */
 	if (type < 0)
-		return arg_fail(a, TPP_E_TYPE, at, -EINVAL);
+		return arg_fail(a, a->bitfield ? TPP_E_BITFIELD : TPP_E_TYPE, at,
+				-EINVAL);
 	a->arg->type = type;
 	return 0;
 }
@@ -1194,7 +1198,8 @@ static int parse_retval(struct tpp_argp *a, unsigned int start,
 
 	if (!(flags & TPP_RETURN))
 		return arg_fail(a, TPP_E_RETVAL_ON_ENTRY, at, -EINVAL);
-	if ((flags & TPP_USER) || !a->st->env->btf)
+	/* a return probe on an address has no function to ask BTF about */
+	if ((flags & TPP_USER) || !a->st->env->btf || !a->st->func)
 		return set_src(a, TPP_SRC_RETVAL, 0);
 	return resolve_btf(a, start, end, at);
 }
@@ -1592,9 +1597,13 @@ static int parse_typecast(struct tpp_argp *a, unsigned int start,
 		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
 	t = close + 1 - s;
 	arrow = find_arrow(s, t, end);
+	/*
+	 * After the value, where its "->" is missing; a nested typecast's
+	 * own, before the outer one's "->": at the typecast
+	 */
 	if (!arrow)
-		return arg_fail(a, TPP_E_TYPECAST_REQ_FIELD, at + end - start,
-				-EINVAL);
+		return arg_fail(a, TPP_E_TYPECAST_REQ_FIELD,
+				a->casts > 1 ? at : at + end - start, -EINVAL);
 	ret = parse_cast_target(a, t, arrow, at + t - start);
 	if (ret)
 		return ret;
@@ -1835,9 +1844,13 @@ static int store_array(struct tpp_argp *a)
 {
 	enum tpp_store store = a->arg->store;
 
+	/* symstr arrays are no arrays of memory: 6.12's text */
+	if (store == TPP_ST_SYMSTR)
+		return arg_fail(a, TPP_E_STRING_SRC, type_caret(a), -EINVAL);
+	/* Deliberate difference: 6.12 says "String accepts only memory..." */
 	if (store != TPP_ST_MEM && store != TPP_ST_STRING &&
 	    store != TPP_ST_USTRING)
-		return arg_fail(a, TPP_E_STRING_SRC, type_caret(a), -EINVAL);
+		return arg_fail(a, TPP_E_ARRAY_SRC, type_caret(a), -EINVAL);
 	if (a->nops >= TPP_MAX_OPS - 1)
 		return arg_fail(a, TPP_E_TOO_DEEP, a->late_at, -E2BIG);
 	a->nops++;

@@ -87,6 +87,8 @@ TPP_ERR(BTF_TID,	"Failed to get BTF type info.")
 TPP_ERR(BTF_STRTYPE,	"This type does not fit for string.")
 TPP_ERR(NEED_STRING,	"$comm and immediate-string only accepts string type")
 TPP_ERR(EVENT_BIG,	"Event too big (too many fields?)")
+/* Ours: where 6.12's text misleads (kprobetrace.rst "Types") */
+TPP_ERR(ARRAY_SRC,	"Array accepts only a value read from kernel memory")
 /* Ours: the assembler's register names (kprobetrace.rst "Registers") */
 TPP_ERR(REG_PART,	"A part of a register is a number: it can not be dereferenced")
 /*
@@ -118,3 +120,5 @@ TPP_ERR(TOO_MANY_NESTED, "Too many nested typecasts/dereferences")
 TPP_ERR(TYPECAST_SYM_OFFSET, "@SYM+/-OFFSET with typecast needs parentheses")
 TPP_ERR(TYPECAST_NOT_ALIGNED, "Typecast field option is not byte-aligned")
 TPP_ERR(TYPECAST_BAD_ARROW, "Typecast field option does not support -> operator")
+/* Ours: where newer kernels' text misleads (kprobetrace.rst "BTF typecasts") */
+TPP_ERR(TYPECAST_NO_STRUCT, "No structure or union of this name in the kernel's BTF")
