@@ -140,6 +140,11 @@ class Records:
 # real numbers printed the same way (uprobe offsets), left alone.
 HASHED = re.compile(r"0x00000000(?!00000)[0-9a-f]{8}\b")
 CARET = re.compile(r"^log: ( *)\^$")
+# A kernel message the console printed in the middle of a record line: the
+# rest of the line comes on the next console line, without its prefix.
+# (The guest quiets the console while it prints records, but a message
+# the kernel queued before may still come out.)
+KMSG_TEAR = re.compile(r"\[ *\d+\.\d{6}\] \S.*$")
 COMMAND = "log:   Command: "
 
 
@@ -150,6 +155,7 @@ def parse_console(lines):
     inside = False
     count = 0
     cur = None
+    torn = None
     for line in lines:
         if line.startswith("@@P "):
             r.last_progress = line[4:].strip()
@@ -176,10 +182,16 @@ def parse_console(lines):
             r.complete = not r.error
             r.meta += " " + line.split(None, 1)[-1]
             break
+        if torn and not line.startswith("@"):
+            # the rest of a record line a kernel message cut in two
+            torn[-1] += line
+            torn = None
+            continue
         if not line.startswith("@D "):
             continue
         count += 1
         rec = line[3:]
+        torn = None
         if rec.startswith("@@ "):
             cur = rec[3:]
             r.recs[cur] = []
@@ -187,6 +199,10 @@ def parse_console(lines):
             continue
         if cur is None:
             continue
+        kmsg = KMSG_TEAR.search(rec)
+        if kmsg:
+            rec = rec[:kmsg.start()]
+            torn = r.recs[cur]
         r.recs[cur].append(rec)
     else:
         if not inside:

@@ -177,3 +177,25 @@ class ShippedEntriesTest(unittest.TestCase):
                    ("p vfs_read+16", "p vfs_read+0xfffff",
                     "p vfs_read a=+10000000(%ax)", "p vfs_read+999999"),
                    key="K gen:1")
+
+
+class ConsoleTear(unittest.TestCase):
+    """A kernel message printed inside a record line is taken out."""
+
+    def test_torn_line_is_mended(self):
+        r = diff.parse_console([
+            "@@KPT-DIFF-BEGIN kernel=x arch=y release=z",
+            "@D @@ K common:1",
+            "@D fmt g/e: \tfield:u8 a;\tof[   40.103295] trace_kprobe: "
+            "Could not probe notrace function startup_64",
+            "fset:2;\tsize:1;",
+            "@D [   31.670817] trace_kprobe: This probe might be able",
+            "> p:g/e vfs_read",
+            "@D list: p:g/e vfs_read",
+            "@@KPT-DIFF-CHUNK lines=4",
+            "@@KPT-DIFF-END",
+        ])
+        self.assertEqual(r.recs["K common:1"],
+                         ["fmt g/e: \tfield:u8 a;\toffset:2;\tsize:1;",
+                          "> p:g/e vfs_read", "list: p:g/e vfs_read"])
+        self.assertTrue(r.complete)

@@ -1387,16 +1387,21 @@ static void test_symbols(void)
 	}
 	tpp_free(def);
 
-	def = tpp_parse_kprobe("p vfs_read @nosuch", &env_x86, &err);
+	/* an unknown symbol: -ENOENT, and which argument it is in */
+	def = tpp_parse_kprobe("p vfs_read @jiffies $comm +8(@nosuch)",
+			       &env_x86, &err);
 	prog = probe_prog_compile(def, 16);
+	CHECK(probe_prog_unknown_symbol(prog) == -1);
 	CHECK(probe_prog_resolve_symbols(prog, fake_kallsyms_lookup, NULL) ==
 	      -ENOENT);
+	CHECK(probe_prog_unknown_symbol(prog) == 2);
 	probe_prog_free(prog);
 	tpp_free(def);
-	def = tpp_parse_kprobe("p vfs_read @jiffies+1-1", &env_x86, &err);
+	/* found again (a module came back): no argument at fault */
+	def = tpp_parse_kprobe("p vfs_read @jiffies", &env_x86, &err);
 	prog = probe_prog_compile(def, 16);
-	CHECK(probe_prog_resolve_symbols(prog, fake_kallsyms_lookup, NULL) ==
-	      -EINVAL);
+	CHECK(!probe_prog_resolve_symbols(prog, fake_kallsyms_lookup, NULL));
+	CHECK(probe_prog_unknown_symbol(prog) == -1);
 	probe_prog_free(prog);
 	tpp_free(def);
 }

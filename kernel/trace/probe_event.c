@@ -463,8 +463,18 @@ static int probe_event_register_error(const struct trace_probe *tp,
 				      int ret, struct tpp_error *err)
 {
 	unsigned int place_pos = tp->def->place_pos;
-	int why = ops && ops->refused ? ops->refused(tp, ret) : TPP_E_NONE;
+	int sym = probe_prog_unknown_symbol(tp->prog);
+	int why;
 
+	/*
+	 * An @SYM argument named no symbol: the record is that argument's.
+	 * Deliberate difference: 6.12 puts it at the place, as if the place
+	 * were unknown.
+	 */
+	if (ret == -ENOENT && sym >= 0)
+		return tpp_error_set(err, TPP_E_SYM_UNKNOWN,
+				     tp->def->args[sym].pos, ret);
+	why = ops && ops->refused ? ops->refused(tp, ret) : TPP_E_NONE;
 	if (why != TPP_E_NONE)
 		tpp_error_set(err, why, place_pos, ret);
 	else if (ret == -EILSEQ)

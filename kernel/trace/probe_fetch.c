@@ -129,8 +129,8 @@ struct probe_insn {
 struct probe_sym {
 	const char *name;
 	long offset;
-	int err;		/* the parser's verdict on OFFS */
 	unsigned int insn;
+	unsigned int arg;	/* the argument it is in */
 };
 
 /* The print fmt spells 64-bit conversions "%Lu": tools parse it */
@@ -920,6 +920,7 @@ struct pf_build {
 	bool has_dyn;
 	unsigned int open_store;	/* ST_MEM the next argument may join */
 	unsigned int open_count;	/* its elements so far */
+	unsigned int arg;		/* the argument being compiled */
 	struct probe_insn scratch;	/* what emit() fills while counting */
 };
 
@@ -1026,8 +1027,8 @@ static void add_sym(struct pf_build *b, const struct tpp_fetch *f,
 		sym = &b->prog->syms[b->nr_syms];
 		sym->name = name;
 		sym->offset = f->val;
-		sym->err = f->sym_err;
 		sym->insn = insn;
+		sym->arg = b->arg;
 	}
 	b->nr_syms++;
 }
@@ -1364,6 +1365,7 @@ static int emit_arg(struct pf_build *b, unsigned int i)
 	u8 op = store_op(arg);
 	int ret;
 
+	b->arg = i;
 	add_field(b, arg, i);
 	if (arg->entry)
 		return emit_entry_arg(b, arg, text);
@@ -1491,6 +1493,7 @@ struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 	prog->edata_size = tpp_edata_size(def->flags, b.eoffset - entry_off +
 					  b.eroom, b.nr_edata);
 	prog->nr_syms = b.nr_syms;
+	prog->unknown_sym = -1;
 	return prog;
 }
 
@@ -1511,10 +1514,11 @@ void probe_prog_free(struct probe_prog *prog)
  * @priv: passed to @lookup
  *
  * Called when the probe is registered, and again whenever it is
- * re-registered (a module came back): @SYM resolves then.
+ * re-registered (a module came back): @SYM resolves then.  The argument
+ * of an unknown symbol is kept for probe_prog_unknown_symbol().
  *
- * Return: 0, -EINVAL for an @SYM whose offset did not parse, or -ENOENT
- * for an unknown symbol; on an error some references may be patched.
+ * Return: 0, or -ENOENT for an unknown symbol; on an error some references
+ * may be patched.
  */
 int probe_prog_resolve_symbols(struct probe_prog *prog,
 			       probe_sym_lookup_t lookup, void *priv)
@@ -1523,13 +1527,14 @@ int probe_prog_resolve_symbols(struct probe_prog *prog,
 	unsigned long addr;
 	unsigned int i;
 
+	prog->unknown_sym = -1;
 	for (i = 0; i < prog->nr_syms; i++) {
 		sym = &prog->syms[i];
-		if (sym->err)
-			return sym->err;
 		addr = lookup(priv, sym->name);
-		if (!addr)
+		if (!addr) {
+			prog->unknown_sym = sym->arg;
 			return -ENOENT;
+		}
 		prog->insn[sym->insn].arg = addr + sym->offset;
 	}
 	return 0;

@@ -95,6 +95,8 @@ struct probe_field {
  * @edata: the argument each entry data slot saves, as tpp_earg() has it
  * @nr_syms: @SYM references that probe_prog_resolve_symbols() patches
  * @syms: those references
+ * @unknown_sym: the argument whose symbol the last
+ *	probe_prog_resolve_symbols() did not find, or -1
  * @insn: the store program, ending in an END instruction
  * @size_insn: the program that sizes the dynamic area at a hit, or NULL
  *	when @dyn_const says it all
@@ -121,6 +123,7 @@ struct probe_prog {
 	u32 *edata;
 	unsigned int nr_syms;
 	struct probe_sym *syms;
+	int unknown_sym;
 	struct probe_insn *insn;
 	struct probe_insn *size_insn;
 	struct probe_insn *entry_insn;
@@ -202,6 +205,18 @@ struct probe_prog *probe_prog_compile(const struct tpp_def *def,
 void probe_prog_free(struct probe_prog *prog);
 int probe_prog_resolve_symbols(struct probe_prog *prog,
 			       probe_sym_lookup_t lookup, void *priv);
+
+/**
+ * probe_prog_unknown_symbol() - the argument whose @SYM did not resolve
+ * @prog: the compiled probe, or NULL
+ *
+ * Return: its index in the definition, or -1 when the last
+ * probe_prog_resolve_symbols() found every symbol (or did not run).
+ */
+static inline int probe_prog_unknown_symbol(const struct probe_prog *prog)
+{
+	return prog ? prog->unknown_sym : -1;
+}
 
 void probe_prog_save_entry(const struct probe_prog *prog,
 			   struct pt_regs *regs, unsigned long *edata);

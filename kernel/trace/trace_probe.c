@@ -1299,8 +1299,10 @@ static void apply_reg_width(struct tpp_argp *a)
 }
 
 /*
- * @SYM[+|-OFFS] is resolved when the probe is registered: an unknown
- * symbol or a bad OFFS fails then, not here.
+ * @SYM[+|-OFFS] is resolved when the probe is registered (or, for an
+ * eprobe, once its argument has parsed): an unknown symbol fails then.  A
+ * bad OFFS fails here.  Deliberate difference: 6.12 finds both when it
+ * registers the probe, and logs them at the probe's place.
  */
 static int parse_mem_symbol(struct tpp_argp *a, unsigned int start,
 			    unsigned int end, unsigned int at)
@@ -1310,11 +1312,15 @@ static int parse_mem_symbol(struct tpp_argp *a, unsigned int start,
 	unsigned int n = end - start;
 	unsigned int i = span_cspn(s, n, "+-");
 	long offs = 0;
+	int ret;
 
 	if (a->st->flags & TPP_USER)
 		return arg_fail(a, TPP_E_SYM_ON_USER, at, -EINVAL);
-	if (i < n)
-		f->sym_err = span_l(s + i, n - i, &offs);
+	if (i < n) {
+		ret = span_l(s + i, n - i, &offs);
+		if (ret)
+			return arg_fail(a, TPP_E_MEM_ADDR, at + 1 + i, ret);
+	}
 	f->str = kmemdup_nul(s, i, GFP_KERNEL);
 	if (!f->str)
 		return no_memory(a->st);
@@ -1977,9 +1983,10 @@ static int commit_derefs(struct tpp_argp *a)
 
 /*
  * An event probe has no registration step to resolve @SYM in: the symbol
- * is looked up as soon as its argument has parsed, so an unknown one (or
- * a bad +OFFS) fails the definition there, before any later argument,
- * with -ENOENT (-EINVAL) and no error_log record.
+ * is looked up as soon as its argument has parsed, so an unknown one
+ * fails the definition there, before any later argument, with -ENOENT and
+ * the record the register step gives other probes.  Deliberate
+ * difference: 6.12 logs nothing.
  */
 static int lookup_symbol_now(struct tpp_argp *a)
 {
@@ -1988,10 +1995,9 @@ static int lookup_symbol_now(struct tpp_argp *a)
 
 	if (!env->sym_addr || f->src != TPP_SRC_SYMBOL)
 		return 0;
-	if (f->sym_err)
-		return tpp_error_set(a->st->err, TPP_E_NONE, 0, f->sym_err);
 	if (!env->sym_addr(env->priv, f->str))
-		return tpp_error_set(a->st->err, TPP_E_NONE, 0, -ENOENT);
+		return tpp_error_set(a->st->err, TPP_E_SYM_UNKNOWN,
+				     a->arg->pos, -ENOENT);
 	return 0;
 }
 

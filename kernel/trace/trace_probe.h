@@ -172,9 +172,6 @@ static inline unsigned long tpp_earg_val(unsigned long earg)
  *	all of it ("%edi": 4, "%di": 0)
  * @shift: TPP_SRC_REG with @width: bits of the word below them ("%ah": 8)
  * @str: owned NUL-terminated text for TPP_SRC_SYMBOL and TPP_SRC_IMMSTR
- * @sym_err: TPP_SRC_SYMBOL only: 0, or the errno of an unparsable OFFS.
- *	It is reported when the probe is registered, not by the parse: the
- *	register step turns it into REGISTER at the place.
  * @nr_derefs: entries in @deref
  * @deref: dereferences, innermost first.  @ADDR, @SYM and @+OFFS always have
  *	an implicit first entry {0, false}: they read the memory at the address.
@@ -185,7 +182,6 @@ struct tpp_fetch {
 	u8 width;
 	u8 shift;
 	char *str;
-	int sym_err;
 	unsigned int nr_derefs;
 	struct tpp_deref *deref;
 };

@@ -87,6 +87,8 @@ TPP_ERR(BTF_TID,	"Failed to get BTF type info.")
 TPP_ERR(BTF_STRTYPE,	"This type does not fit for string.")
 TPP_ERR(NEED_STRING,	"$comm and immediate-string only accepts string type")
 TPP_ERR(EVENT_BIG,	"Event too big (too many fields?)")
+/* Ours: an @SYM argument the kernel has no symbol for (kprobetrace.rst) */
+TPP_ERR(SYM_UNKNOWN,	"No kernel symbol of this name")
 /* Ours: where 6.12's text misleads (kprobetrace.rst "Types") */
 TPP_ERR(ARRAY_SRC,	"Array accepts only a value read from kernel memory")
 /* Ours: the assembler's register names (kprobetrace.rst "Registers") */
