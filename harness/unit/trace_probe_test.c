@@ -785,6 +785,8 @@ static void test_place_and_names(void)
 	CHECK(def && def->args[0].fetch.src == TPP_SRC_RETVAL &&
 	      def->args[1].fetch.src == TPP_SRC_EARG);
 	tpp_free(def);
+	/* but a parameter's name needs the function: refused with a record */
+	KERRB("r 0x1000 ^file", BTF_NOSUP, -EINVAL);
 	KERRX("p 0x1000 ^$retval", RETVAL_ON_ENTRY);
 	KERRX("p 0x1000 ^@entry(%di)", ENTRY_ON_PROBE);
 	KERRX("p ^0x1000%return", PLACE);

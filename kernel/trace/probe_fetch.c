@@ -1295,18 +1295,18 @@ static bool joinable(const struct tpp_arg *arg)
 	       !arg->bf_bytes;
 }
 
-/*
- * Neighbouring arguments that read neighbouring memory from the same
- * source ("+0(%sp):u64 +8(%sp):u64", two fields of one struct) lie side
- * by side in the record too, so argument @i can join the store of the one
- * before: one read for both.  A fault still reads them one by one.
- */
 /* @next is @step bytes past @prev; offsets are any long, so no overflow */
 static bool follows(long prev, long step, long next)
 {
 	return prev <= LONG_MAX - step && next == prev + step;
 }
 
+/*
+ * Neighbouring arguments that read neighbouring memory from the same
+ * source ("+0(%sp):u64 +8(%sp):u64", two fields of one struct) lie side
+ * by side in the record too, so argument @i can join the store of the one
+ * before: one read for both.  A fault still reads them one by one.
+ */
 static bool joins_prev(const struct pf_build *b, unsigned int i)
 {
 	const struct tpp_arg *p = &b->def->args[i - 1];

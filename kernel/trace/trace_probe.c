@@ -662,7 +662,7 @@ static int expand_argn(struct tpp_state *st, unsigned int w,
 	const char *s = word_str(st, w);
 	const char *end = s + st->word[w].len;
 	const char *type;
-	unsigned long n = 0;
+	unsigned long n;
 	int ret = span_scan(s + 4, end, 10, &n, &type);
 
 	if (type < end && *type != ':')
@@ -1141,13 +1141,16 @@ static int resolve_btf(struct tpp_argp *a, unsigned int start,
 	return ask_btf(a, start, end, at, 0, 0);
 }
 
-/* A bare identifier: a BTF parameter, at function entry or exit only */
+/*
+ * A bare identifier: a parameter of the probed function, at its entry or
+ * exit only (a return probe on an address is at an exit of no known one)
+ */
 static int parse_btf_var(struct tpp_argp *a, unsigned int start,
 			 unsigned int end, unsigned int at)
 {
 	unsigned int flags = a->st->flags;
 
-	if (!at_entry(flags) && !at_exit(flags))
+	if ((!at_entry(flags) && !at_exit(flags)) || !a->st->func)
 		return arg_fail(a, TPP_E_BTF_NOSUP, at, -EINVAL);
 	return resolve_btf(a, start, end, at);
 }
@@ -1372,13 +1375,6 @@ static noinline_for_stack int deref_offset(bool neg, const char *d,
 }
 
 /*
- * +|-[u]OFFS(VALUE).  The value ends at the last ')' and whatever follows
- * it is ignored ("+0(%ax)+10" is accepted).  After 'u' the caret for the
- * inner value is one byte early: that column is ABI.  Deliberate
- * difference: after a negative OFFS ("+-8(", "+u-8(") the caret is on the
- * value, where 6.12's is one byte earlier still.
- */
-/*
  * A value in parentheses ends at its ')': "+0(%di)junk" is no dereference.
  * Deliberate difference: 6.12 ignores what follows the last ')'.  @at is
  * where the ')' is in the command.
@@ -1391,6 +1387,13 @@ static int check_closed(struct tpp_argp *a, const char *close,
 	return arg_fail(a, TPP_E_FETCHARG, at + 1, -EINVAL);
 }
 
+/*
+ * +|-[u]OFFS(VALUE).  The value ends at the last ')', which ends the
+ * argument too (check_closed()).  After 'u' the caret for the
+ * inner value is one byte early: that column is ABI.  Deliberate
+ * difference: after a negative OFFS ("+-8(", "+u-8(") the caret is on the
+ * value, where 6.12's is one byte earlier still.
+ */
 static int parse_deref(struct tpp_argp *a, unsigned int start,
 		       unsigned int end, unsigned int at)
 {
@@ -1815,7 +1818,7 @@ static int store_type_bitfield(struct tpp_argp *a)
 	const char *t = a->s + a->type_at;
 	const char *end = t + a->type_len;
 	unsigned int bits = tpp_types[a->arg->type].size * 8;
-	unsigned long width = 0, offs = 0;
+	unsigned long width, offs;
 	const char *p, *q;
 	int ret;
 
