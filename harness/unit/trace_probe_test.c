@@ -153,6 +153,7 @@ static struct tpp_def *kok_at(const struct tpp_env *env, const char *cmd,
 #define X86_R9	64
 #define X86_R8	72
 #define X86_AX	80
+#define X86_DX	96
 #define X86_SI	104
 #define X86_DI	112
 #define X86_SP	152
@@ -1192,6 +1193,31 @@ static void test_entry(void)
 	      def->args[0].fetch.nr_derefs == 1);
 	CHECK(def && def->args[1].entry && def->args[1].fetch.nr_derefs == 1 &&
 	      def->args[1].store == TPP_ST_STRING);
+	tpp_free(def);
+	/* @entry($argN) takes the parameter's name and type, as $argN does */
+	def = KOK(&env_btf, "r vfs_read @entry($arg3) @entry($arg2):string "
+		  "c=@entry($arg1) @entry($arg1):u8");
+	CHECK(def && def->args[0].entry && !strcmp(def->args[0].name, "count") &&
+	      def->args[0].type == TPP_TYPE_U64 &&
+	      def->args[0].fetch.src == TPP_SRC_REG &&
+	      def->args[0].fetch.val == X86_DX);
+	CHECK(def && def->args[1].entry && !strcmp(def->args[1].name, "buf") &&
+	      def->args[1].store == TPP_ST_STRING);
+	/* a name of one's own leaves it as written, as for NAME=$argN */
+	CHECK(def && def->args[2].entry && !strcmp(def->args[2].name, "c") &&
+	      def->args[2].type == TPP_TYPE_X64);
+	CHECK(def && !strcmp(def->args[3].name, "file") &&
+	      def->args[3].type == TPP_TYPE_U8);
+	tpp_free(def);
+	KERRB("r vfs_read @entry($arg3):^nope", TYPE, -EINVAL);
+	KERRB("r vfs_read @entry(^$arg9)", BTF_NOVAR, -ENOENT);
+	KERRB("r vfs_read @entry(^$arg0)", ARG_INDEX, -EINVAL);
+	KERRB("r vfs_read @entry(^$arg4294967297)", ARG_INDEX, -EINVAL);
+	KERRB("r vfs_read @entry($arg1)+8^:u8", ENTRY_CLOSE, -EINVAL);
+	KERRB("r vfs_read file ^@entry($arg1)", NAME_USED, -EINVAL);
+	KERRB("p vfs_read ^@entry($arg1)", ENTRY_ON_PROBE, -EINVAL);
+	def = KOK(&env_btf, "r nobtf @entry($arg1)");
+	CHECK(def && def->args[0].entry && !strcmp(def->args[0].name, "arg1"));
 	tpp_free(def);
 	/* :%pd reads the name at the entry; carets map back into VALUE */
 	def = KOK(&env_x86, "r dput n=@entry($arg1):%pd");

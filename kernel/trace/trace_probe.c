@@ -242,6 +242,8 @@ static bool span_starts(const char *s, unsigned int len, const char *lit)
 
 #define TPP_ENTRY_OPEN		"@entry("
 #define TPP_ENTRY_OPEN_LEN	(sizeof(TPP_ENTRY_OPEN) - 1)
+#define TPP_ENTRY_ARGN		TPP_ENTRY_OPEN "$arg"
+#define TPP_ENTRY_ARGN_LEN	(sizeof(TPP_ENTRY_ARGN) - 1)
 
 static bool is_entry(const char *s, unsigned int len)
 {
@@ -611,6 +613,11 @@ static int scan_var_args(struct tpp_state *st, int *star, unsigned int *last)
 	for (i = st->first; i < st->nr_words; i++) {
 		w = word_str(st, i);
 		len = st->word[i].len;
+		/* @entry($argN) of a function exit gets BTF as $argN does */
+		if (span_starts(w, len, TPP_ENTRY_ARGN) && at_exit(st->flags)) {
+			found = 1;
+			continue;
+		}
 		if (!span_starts(w, len, "$arg"))
 			continue;
 		*last = i;
@@ -677,6 +684,51 @@ static int expand_argn(struct tpp_state *st, unsigned int w,
 	return btf_print(st, w, n - 1, type, end - type, t);
 }
 
+/*
+ * "@entry($argN)[:TYPE]" becomes "NAME=@entry(NAME)[:TYPE]": the parameter's
+ * name and type, as "$argN" gets them.  What follows "$argN" is copied as
+ * written, so the caret of an error there maps back to it; anything else
+ * after "$argN" is left to the parser.
+ */
+static int expand_entry_argn(struct tpp_state *st, unsigned int w,
+			     struct tpp_text *t)
+{
+	const struct tpp_env *env = st->env;
+	const char *s = word_str(st, w);
+	const char *end = s + st->word[w].len;
+	unsigned int room = sizeof(st->abuf) - st->aused;
+	const char *name, *close;
+	unsigned long n;
+	int len;
+
+	if (span_scan(s + TPP_ENTRY_ARGN_LEN, end, 10, &n, &close) ||
+	    close == s + TPP_ENTRY_ARGN_LEN || close == end || *close != ')' ||
+	    (close + 1 < end && close[1] != ':'))
+		return 0;
+	if (!n || n > INT_MAX)
+		return word_fail(st, w, TPP_ENTRY_OPEN_LEN, TPP_E_ARG_INDEX,
+				 -EINVAL);
+	if (n > (unsigned int)st->nr_params)
+		return word_fail(st, w, TPP_ENTRY_OPEN_LEN, TPP_E_BTF_NOVAR,
+				 -ENOENT);
+	name = env->btf->param_name(env->priv, st->func, st->flags, n - 1);
+	if (!name)
+		return word_fail(st, w, 0, TPP_E_BTF_NOFUNC, -ENOENT);
+	len = snprintf(st->abuf + st->aused, room, "%s=" TPP_ENTRY_OPEN "%s%.*s",
+		       name, name, (int)(end - close), close);
+	if (len >= (int)room)
+		return word_fail(st, w, 0, TPP_E_ARGS_LONG, -E2BIG);
+	t->s = st->abuf + st->aused;
+	t->len = len;
+	st->aused += len + 1;
+	/* only ")[:TYPE]" is as written: carets before it go to the word */
+	t->rewritten = true;
+	t->val_len = end - close;
+	t->val_at = len - t->val_len;
+	t->val_from = close - s;
+	return 0;
+}
+
 static int expand_word(struct tpp_state *st, unsigned int w, int star,
 		       struct tpp_text *t, unsigned int *j)
 {
@@ -691,8 +743,11 @@ static int expand_word(struct tpp_state *st, unsigned int w, int star,
 	if (span_starts(word_str(st, w), st->word[w].len, "$arg"))
 		return expand_argn(st, w, &t[(*j)++]);
 	t[*j].s = word_str(st, w);
-	t[(*j)++].len = st->word[w].len;
-	return 0;
+	t[*j].len = st->word[w].len;
+	if (span_starts(t[*j].s, t[*j].len, TPP_ENTRY_ARGN) && at_exit(st->flags))
+		ret = expand_entry_argn(st, w, &t[*j]);
+	(*j)++;
+	return ret;
 }
 
 static int expand_texts(struct tpp_state *st, int star)
