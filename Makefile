@@ -13,7 +13,7 @@ KTEST := harness/ktest
 export ARCH KERNEL TESTS SCRIPT DEBUG KCSAN TIMEOUT APPEND V KPT_ROOT
 export SUITE ITERS ROUNDS CASES XCASES LONG SCALE_COUNTS BULK_COUNTS BULK_ROUNDS
 export BULK_ICOUNT REL_FAILNTH_ARGS REL_FUZZ_ARGS REL_STRESS_ARGS SERIES_PATCHES
-export SERIES_BOOT
+export SERIES_BOOT ICOUNT
 export REL_MT_STRESS_ARGS
 
 .PHONY: all help deps build run demo exec check check-harness baseline
@@ -129,7 +129,9 @@ check-harness:
 # also applies it with git am to a fresh unpack of the base and runs
 # checkpatch.pl --strict on every patch (~2.5 min, in check);
 # series-check builds every patch for ARCH (x86_64, arm64 and riscv64 by
-# default; hours cold).
+# default; hours cold); SERIES_PATCHES="2/30 2/31" only those,
+# SERIES_BOOT=1 boots each with its ftracetests, SCRIPT=F (ICOUNT=1) each
+# running F.
 .PHONY: series series-verify series-check
 series: deps
 	$(KTEST) series

@@ -10,7 +10,9 @@
 #	--script harness/bench/dyndel.sh
 #
 # Prints "@@DYN FILE delete=MS flush=MS left=N" for each file; flush is
-# the O_TRUNC of kprobe_events after the deletes.
+# the O_TRUNC of kprobe_events after the deletes.  Then N more such
+# events go with one O_TRUNC of kprobe_events: "@@DYN trunc clear=MS
+# left=N".
 T=/sys/kernel/tracing
 N=200
 
@@ -47,7 +49,17 @@ delete_group() {
 	     "left=$(grep -c . $T/kprobe_events)"
 }
 
+trunc_group() {
+	t0=$(ms)
+	echo > $T/kprobe_events
+	t1=$(ms)
+	echo "@@DYN trunc clear=$((t1 - t0)) left=$(grep -c . $T/kprobe_events)"
+}
+
 make_group dka
 delete_group dka kprobe_events
 make_group dkb
 delete_group dkb dynamic_events
+
+make_group dkc
+trunc_group

@@ -317,13 +317,35 @@ def _series_boot(args, b, worktree, key):
     return bad
 
 
+def _series_exec(args, b, worktree, key):
+    """Boot one patch of the series running SCRIPT (under -icount with
+    ICOUNT=1), as exec does for a kernel; 1 when it did not pass."""
+    rundir = _rundir(b.kernel, b.arch.name, "series-exec-" +
+                     key.replace("/", "-"))
+    base = initramfs.base(b, worktree)
+    initrd = _initrd(rundir, base, "script", args.script, _env(b))
+    res = qemu.boot(b, initrd, rundir, args.timeout or 1800,
+                    append=args.append, icount=args.icount)
+    verdict = res.verdict()
+    print(f"{'PASS' if verdict.startswith('PASS') else 'FAIL'}  exec  {key} "
+          f"{b.arch.name}: {verdict}; log {rundir}/console.log", flush=True)
+    return 0 if verdict.startswith("PASS") else 1
+
+
 def cmd_series_check(args):
     for name in args.arches:
         deps.ensure(archmod.get(name))
-    boot = None
+    runs = []
     if os.environ.get("SERIES_BOOT", "0") not in ("", "0"):
+        runs.append(_series_boot)
+    if args.script:
+        if not os.path.isfile(args.script):
+            raise SystemExit(f"ktest: SCRIPT '{args.script}' is not a file")
+        runs.append(_series_exec)
+    boot = None
+    if runs:
         def boot(b, wt, key):
-            return _series_boot(args, b, wt, key)
+            return sum(run(args, b, wt, key) for run in runs)
     return 1 if series.build_each(args.arches, boot) else 0
 
 
