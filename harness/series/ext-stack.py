@@ -10,8 +10,10 @@ stop undoing cleanly (make series says which).  This tool keeps them in
 step:
 
   ext-stack.py init     a work tree (EXT_WT, default KPT_ROOT/src/ext-stack)
-                        on a branch "ext-stack": HEAD of the repo plus one
-                        commit per extension that takes it out, the last
+                        on a branch "ext-stack": HEAD of the repo, one
+                        commit that takes out part 3's changes to our files
+                        (they apply after the extensions), then one commit
+                        per extension that takes it out, the last
                         extension first
   (edit and commit in the repo; in the work tree: git rebase <repo HEAD>,
    resolving each conflict for the state without that extension)
@@ -45,6 +47,8 @@ EXTENSIONS = [
     "patches/arm64-probe-stack-args.patch",
     "patches/probe-refusals-explained.patch",
     "patches/tprobe-stub-sharing.patch",
+    "patches/kprobe-release-batch.patch",
+    "patches/probe-delete-deferred.patch",
 ]
 DOC = "Documentation/trace/kprobetrace.rst"
 DOC_SPLIT = "patches/kprobetrace-reference.patch"
@@ -80,6 +84,15 @@ def init():
         raise SystemExit(f"ext-stack: {WT} exists; remove it first")
     git("worktree", "add", "-q", "-B", BRANCH, WT, "HEAD", cwd=REPO)
     overlay = set(tree.overlay_files())
+    speed = [n for s in plan.load(tree.overlay_files())
+             if s.part > plan.REWRITE_PART for n in s.applies]
+    for name in reversed(speed):
+        with open(os.path.join(REPO, name)) as f:
+            head, chunks = split(f.read())
+        ours = "".join(c for p, c in chunks if p in overlay)
+        if ours:
+            git("apply", "-R", "--index", "-", inp=ours)
+    git("commit", "-q", "--allow-empty", "-m", "ext-stack: without part 3")
     for name in reversed(EXTENSIONS):
         with open(os.path.join(REPO, name)) as f:
             head, chunks = split(f.read())
