@@ -108,6 +108,7 @@ TPP_ERR(INSN_REJECTED,	"The instruction at this address can not be probed")
 TPP_ERR(NO_SUCH_EVENT,	"No event matches this")
 TPP_ERR(EVENT_BUSY,	"This event is enabled or in use")
 TPP_ERR(NOT_PROBE,	"Not a probe definition of this file's kind")
+TPP_ERR(REFCTR_MISMATCH,	"Another uprobe event here has another reference counter")
 TPP_ERR(NO_PLACE,	"No probe point is specified")
 TPP_ERR(NO_MEMORY,	"Out of memory")
 /* Ours: @entry() (kprobetrace.rst "Values at the function entry") */

@@ -887,7 +887,11 @@ static bool tu_same_place(const struct trace_probe *a, const struct trace_probe 
 	return d_real_inode(tu_of(a)->path.dentry) == d_real_inode(tu_of(b)->path.dentry);
 }
 
-/* The uprobes core takes one USDT semaphore per probed place */
+/*
+ * The uprobes core takes one USDT semaphore per probed place: another
+ * semaphore, or none where another event has one, would fail when the
+ * event is enabled.  Refused here, the caret on the place word.
+ */
 static int tu_check(struct trace_probe *tp, struct probe_event *ev,
 		    struct tpp_error *err)
 {
@@ -902,8 +906,8 @@ static int tu_check(struct trace_probe *tp, struct probe_event *ev,
 		if (tu_same_place(tp, &other->tp) &&
 		    tu_offset(tu) == tu_offset(other) &&
 		    tu->ref_ctr_offset != other->ref_ctr_offset) {
-			pr_warn("Reference counter offset mismatch.");
-			return tpp_error_set(err, TPP_E_NONE, 0, -EINVAL);
+			return tpp_error_set(err, TPP_E_REFCTR_MISMATCH,
+					     tp->def->place_pos, -EINVAL);
 		}
 	}
 	return 0;
