@@ -812,12 +812,22 @@ static void test_vars(void)
 	      def->args[2].fetch.val == 2048);
 	CHECK(def && def->args[3].fetch.src == TPP_SRC_STACKP);
 	tpp_free(def);
-	def = KOK(&env_x86, "r vfs_read $arg2 $retvalue $COMM");
+	def = KOK(&env_x86, "r vfs_read $arg2 $retval $COMM");
 	CHECK(def && def->args[0].fetch.src == TPP_SRC_EARG &&
 	      def->args[0].fetch.val == tpp_earg(TPP_SRC_REG, X86_SI));
 	CHECK(def && def->args[1].fetch.src == TPP_SRC_RETVAL);
 	CHECK(def && def->args[2].fetch.src == TPP_SRC_COMM);
 	tpp_free(def);
+	/* without BTF nothing may follow $retval (6.12 reads it as $retval) */
+	KERRX("r vfs_read ^$retvalue", VAR);
+	KERRX("r vfs_read x=^$retval2", VAR);
+	KERR(&env_x86, "r vfs_read ^$retval->f_mode", BTF_NOSUP, -EOPNOTSUPP);
+	KERR(&env_x86, "r vfs_read ^$retval.x", BTF_NOSUP, -EOPNOTSUPP);
+	KERR(&env_btf, "r 0x1000 ^$retval->f_mode", BTF_NOSUP, -EOPNOTSUPP);
+	AERR(TPP_USER | TPP_RETURN, NULL, "r /bin/sh:10 ^$retvalue", VAR,
+	     -EINVAL);
+	AERR(TPP_USER | TPP_RETURN, NULL, "r /bin/sh:10 +0(^$retval->x)",
+	     BTF_NOSUP, -EOPNOTSUPP);
 	KERRX("p vfs_read ^$stack2049", STACK_INDEX);
 	KERRX("p vfs_read ^$stack99999999999999999999999", VAR);
 	KERRX("p vfs_read ^$arg0", ARG_INDEX);

@@ -1248,18 +1248,27 @@ static noinline_for_stack int parse_event_var(struct tpp_argp *a,
 	return arg_fail(a, TPP_E_VAR, at, -EINVAL);
 }
 
-/* Only the "retval" prefix counts, so "$retvalue" is $retval too */
+/*
+ * "$retval", or with BTF "$retval->FIELD..." (BTF judges what follows).
+ * Without BTF to ask (uprobes, return probes on an address, kernels
+ * without BTF) anything after "$retval" is refused.  Deliberate
+ * difference: 6.12 reads "$retvalue" or "$retval->f" there as $retval.
+ */
 static int parse_retval(struct tpp_argp *a, unsigned int start,
 			unsigned int end, unsigned int at)
 {
+	unsigned int rest = start + sizeof("$retval") - 1;
 	unsigned int flags = a->st->flags;
 
 	if (!(flags & TPP_RETURN))
 		return arg_fail(a, TPP_E_RETVAL_ON_ENTRY, at, -EINVAL);
-	/* a return probe on an address has no function to ask BTF about */
-	if ((flags & TPP_USER) || !a->st->env->btf || !a->st->func)
+	if (!(flags & TPP_USER) && a->st->env->btf && a->st->func)
+		return resolve_btf(a, start, end, at);
+	if (rest == end)
 		return set_src(a, TPP_SRC_RETVAL, 0);
-	return resolve_btf(a, start, end, at);
+	if (a->s[rest] != '-' && a->s[rest] != '.')
+		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+	return arg_fail(a, TPP_E_BTF_NOSUP, at, -EOPNOTSUPP);
 }
 
 /* $stack or $stackN; @d is what follows "$stack" */
