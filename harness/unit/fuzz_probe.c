@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for kernel/trace/trace_probe.c and probe_fetch.c, built
- * as they are against kshim.h, fake_env.c and fake_mem.c (see README.md).
+ * as they are against kshim.h, trace_probe_test_env.c and fake_mem.c (see README.md).
  *
  * An input is three header bytes and a command:
  *
@@ -35,7 +35,7 @@
 #include "kshim.h"
 #include "trace_probe.h"
 #include "probe_fetch.h"
-#include "fake_env.h"
+#include "trace_probe_test_env.h"
 #include "fake_mem.h"
 
 long kshim_fail_countdown;
@@ -90,7 +90,7 @@ static const unsigned int fuzz_flags[] = {
 	[FUZZ_EPROBE] = TPP_EVENT,
 };
 
-/* Functions of fake_env.c: with BTF, without, void, many parameters */
+/* Functions of trace_probe_test_env.c: with BTF, without, void, many parameters */
 static const char *const fuzz_funcs[] = {
 	NULL, "vfs_read", "kfree", "dput", "noparams", "longfunc", "nobtf",
 	"do_exit",

@@ -8,7 +8,7 @@
  * decisions depend on their exact behaviour.
  *
  * The fetch interpreter's machine (probe_fetch_access.h) maps onto a fake
- * x86_64-like one: struct pt_regs indexed by the x86 offsets of fake_env.c,
+ * x86_64-like one: struct pt_regs indexed by the x86 offsets of trace_probe_test_env.c,
  * and an address space of page-aligned user and kernel regions with
  * faulting holes between them (fake_mem.c).  Its nofault helpers follow
  * mm/maccess.c of 6.12, quirks included.
@@ -374,8 +374,8 @@ static inline unsigned long regs_return_value(struct pt_regs *regs)
 	return *kshim_reg(regs, KSHIM_REG_AX);
 }
 
-/* Each arch's ptrace names, from fake_env.c; the arch files are renamed
- * to call theirs (harness/unit/arch_*.c)
+/* Each arch's ptrace names, from trace_probe_test_env.c, which includes
+ * the arch files renamed to call theirs
  */
 int regs_query_register_offset(const char *name);
 

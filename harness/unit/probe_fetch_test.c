@@ -24,7 +24,7 @@
 #include "kshim.h"
 #include "trace_probe.h"
 #include "probe_fetch.h"
-#include "fake_env.h"
+#include "trace_probe_test_env.h"
 #include "fake_mem.h"
 
 long kshim_fail_countdown;

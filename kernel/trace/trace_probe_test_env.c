@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fake register tables, kallsyms and BTF for the parser tests.  The data is
- * made up; only its shape matches the kernel (pt_regs offsets, duplicate
- * symbols, modules that are loaded or not, a void function, char pointers).
+ * The made-up kernel the probe parser's tests run against, and the runner
+ * of their cases (see trace_probe_test_env.h).  The data is made up; only
+ * its shape matches the kernel (pt_regs offsets, duplicate symbols, modules
+ * that are loaded or not, a void function, char pointers).  Built into the
+ * KUnit suite, and in user space by harness/unit over its kernel shims.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/probe_regs.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
-#include "fake_env.h"
 #include "probe_fetch.h"
+#include "trace_probe_test_env.h"
 
 struct fake_reg {
 	const char *name;
@@ -60,11 +65,9 @@ int arm64_regs_query_register_offset(const char *name)
 	return -EINVAL;
 }
 
-unsigned int kshim_sp_offset = KSHIM_REG_SP;
-
 /*
- * The arch files themselves (arch_x86.c, arch_arm64.c), behind what
- * probe_kenv.c does with them: ptrace's names first, then the arch's.
+ * The arch files themselves (trace_probe_test_{x86,arm64}.c), behind
+ * what probe_kenv.c does with them: ptrace's names first, then the arch's.
  */
 struct fake_arch {
 	int (*query)(const char *name);
@@ -231,7 +234,7 @@ static int event_field(void *priv, const char *name)
 	unsigned int i;
 
 	(void)priv;
-	for (i = 0; i < sizeof(fake_fields) / sizeof(fake_fields[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fake_fields); i++)
 		if (!strcmp(fake_fields[i].name, name))
 			return probe_efield(fake_fields[i].offset,
 					    fake_fields[i].size,
@@ -500,3 +503,106 @@ const struct tpp_env env_generic = FAKE_ENV(x86_reg, api_arg_at, NULL, NULL);
 const struct tpp_env env_event = FAKE_ENV(x86_reg, x86_arg_at, NULL, sym_addr);
 const struct tpp_env env_event_btf = FAKE_ENV(x86_reg, x86_arg_at, &fake_btf,
 					      sym_addr);
+
+static const struct tpp_env *const tpp_test_envs[] = {
+	[TPP_TEST_X86] = &env_x86,
+	[TPP_TEST_ARM64] = &env_arm64,
+	[TPP_TEST_BTF] = &env_btf,
+	[TPP_TEST_GENERIC] = &env_generic,
+	[TPP_TEST_EVENT] = &env_event,
+	[TPP_TEST_EVENT_BTF] = &env_event_btf,
+};
+
+/**
+ * tpp_test_err_name - the error_log text of an error id, for reports
+ * @id: a TPP_E_* id
+ *
+ * Return: the text, or "(none)" for %TPP_E_NONE.
+ */
+const char *tpp_test_err_name(int id)
+{
+	if (id == TPP_E_NONE)
+		return "(none)";
+	return id >= 0 && id < TPP_E_MAX ? tpp_err_text[id] : "(bad id)";
+}
+
+/* Copy @in to @out without its '^'; the '^''s offset, or 0 without one */
+static unsigned int tpp_test_uncaret(const char *in, char *out, size_t size)
+{
+	const char *c = strchr(in, '^');
+
+	if (!c) {
+		strscpy(out, in, size);
+		return 0;
+	}
+	snprintf(out, size, "%.*s%s", (int)(c - in), in, c + 1);
+	return c - in;
+}
+
+/* The ":GROUP/EVENT" of word 0 of @cmd, as the f, t and e heads parse it */
+static int tpp_test_name(const char *cmd, struct tpp_error *err)
+{
+	const char *colon = strchr(cmd, ':');
+	const char *space = strchr(cmd, ' ');
+	struct tpp_name name;
+	unsigned int at;
+
+	if (!colon || !space || space < colon)
+		return -EINVAL;
+	at = colon + 1 - cmd;
+	return tpp_parse_event_name(cmd, at, space - cmd - at, &name, err);
+}
+
+/* Whether a refused parse gave what @c asks; @ret is its errno */
+static bool tpp_test_refused(const struct tpp_test_case *c,
+			     const struct tpp_test_got *got, long ret)
+{
+	const struct tpp_error *err = &got->err;
+
+	return ret == c->errnum && err->errnum == c->errnum &&
+	       err->id == c->id &&
+	       (c->id == TPP_E_NONE || err->pos == got->caret);
+}
+
+/**
+ * tpp_test_run - parse one case of trace_probe_test_cases.h
+ * @c: the case
+ * @got: what the parser gave, and where the case wants the caret
+ *
+ * Return: whether the parse gave what @c asks: its error id, errno and
+ * caret, or (%TPP_TEST_ACCEPT) a definition.
+ */
+bool tpp_test_run(const struct tpp_test_case *c, struct tpp_test_got *got)
+{
+	const struct tpp_env *env = tpp_test_envs[c->env];
+	struct tpp_def *def;
+	char *cmd;
+	long ret;
+
+	memset(got, 0, sizeof(*got));
+	got->err.id = TPP_E_NONE;
+	cmd = kmalloc(TPP_TEST_CMD_MAX, GFP_KERNEL);
+	if (!cmd) {
+		got->err.errnum = -ENOMEM;
+		return false;
+	}
+	got->caret = tpp_test_uncaret(c->cmd, cmd, TPP_TEST_CMD_MAX);
+	if (c->kind == TPP_TEST_NAME) {
+		ret = tpp_test_name(cmd, &got->err);
+		kfree(cmd);
+		/* the name parser's record has no errno of its own */
+		return ret == -EINVAL && got->err.id == c->id &&
+		       got->err.pos == got->caret;
+	}
+	if (c->kind == TPP_TEST_ARGS)
+		def = tpp_parse_args(cmd, 2, c->flags, c->func, env, &got->err);
+	else
+		def = tpp_parse_kprobe(cmd, env, &got->err);
+	ret = IS_ERR(def) ? PTR_ERR(def) : 0;
+	if (!ret)
+		tpp_free(def);
+	kfree(cmd);
+	if (c->kind == TPP_TEST_ACCEPT)
+		return !ret && !got->err.errnum;
+	return tpp_test_refused(c, got, ret);
+}
