@@ -14,6 +14,8 @@ WIDE_DIRS = ("test.d/00basic", "test.d/event", "test.d/filter",
              "test.d/ftrace", "test.d/instances", "test.d/preemptirq",
              "test.d/tracer", "test.d/trigger", "test.d/trigger/inter-event")
 PASSING = ("PASS", "XFAIL")
+# Built-in KUnit suites of ours: (config option, case)
+KUNIT_SUITES = [("CONFIG_PROBE_EVENTS_KUNIT_TEST", "kunit/trace_probe_parser")]
 PER_CASE_TIMEOUT = 300
 # ftrace-run.sh prints at least once per case and abandons a case after
 # PER_CASE_TIMEOUT: longer silence means a hung guest.
@@ -90,7 +92,9 @@ def judge(res, cases, exp):
             seen[case] = "MISSING"
     for key, result in seen.items():
         want = exp.results.get(key)
-        if want and want[0] == result:
+        if key in res.notes:
+            rows.append((key, result, result in PASSING, res.notes[key]))
+        elif want and want[0] == result:
             rows.append((key, result, True, f"expected: {want[1]}"))
         elif result in PASSING:
             note = f"stale expectation {want[0]}" if want else ""
@@ -108,6 +112,18 @@ def judge(res, cases, exp):
         rows.append(("guest", "TIMEOUT" if res.timed_out else "CRASH", False,
                      "guest did not finish"))
     return rows
+
+
+def kunit_suites(build):
+    """The KUnit suites @build runs at boot ("kunit/NAME" cases): their
+    verdict must be on the console."""
+    try:
+        with open(os.path.join(build.dir, ".config")) as f:
+            config = f.read()
+    except OSError:
+        return []
+    return [case for opt, case in KUNIT_SUITES
+            if f"\n{opt}=y\n" in config]
 
 
 def is_case(key):
@@ -161,7 +177,8 @@ def compare_wide(up_rows, our_rows):
     """Lines where ours and upstream disagree on a case, or where ours
     has a console row that is not allowed; empty when they agree."""
     def cases(rows):
-        return {k: r for k, r, _, _ in rows if is_case(k)}
+        return {k: r for k, r, _, _ in rows
+                if is_case(k) and not k.startswith("kunit/")}
     up, ours = cases(up_rows), cases(our_rows)
     out = [f"{k}: upstream {up.get(k, 'MISSING')}, ours {ours.get(k, 'MISSING')}"
            for k in sorted(set(up) | set(ours)) if up.get(k) != ours.get(k)]

@@ -123,7 +123,7 @@ def _run_cases(args, b, base, label, cases, exp):
     res = qemu.boot(b, initrd, rundir, args.timeout or
                     check.boot_timeout(cases), stream=args.verbose,
                     run_silence=check.RUN_SILENCE)
-    rows = check.judge(res, cases, exp)
+    rows = check.judge(res, cases + check.kunit_suites(b), exp)
     check.save_results(os.path.join(rundir, "results.txt"), rows)
     return rundir, res, rows
 

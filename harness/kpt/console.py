@@ -5,6 +5,9 @@ The guest prints marker lines (see guest/init and guest/ftrace-run.sh):
   @@KPT-TEST-BEGIN <case>     what follows belongs to <case>
   @@KPT-RESULT <case> <RES>   ftracetest's verdict for <case>
   @@KPT-EXIT rc=<n>           the job's exit status
+Built-in KUnit suites print KTAP at boot: a suite's "ok N NAME" or "not ok
+N NAME" (the only KTAP lines not indented) becomes the case kunit/NAME,
+with the last "# TEST: pass:P fail:F skip:S total:T" before it as its note.
 Kernel lines carry a printk timestamp; a splat is a kernel line matching
 one of SPLATS.  Output of user space and the kernel share the console, so
 markers are searched anywhere in a line, not only at its start.
@@ -41,6 +44,8 @@ _BEGIN = re.compile(r"@@KPT-TEST-BEGIN (\S+)")
 _RESULT = re.compile(r"@@KPT-RESULT (\S+(?: \(instance\))?) ([A-Z]+)")
 _EXIT = re.compile(r"@@KPT-EXIT rc=(\d+)")
 _BOOTED = re.compile(r"@@KPT-BOOTED")
+_KTAP_SUITE = re.compile(r"\] (not ok|ok) \d+ (\w+)\s*$")
+_KTAP_TOTALS = re.compile(r"# \w+: (pass:\d+ fail:\d+ skip:\d+ total:\d+)")
 
 
 @dataclass
@@ -58,6 +63,7 @@ class Result:
     booted: bool = False
     exit_rc: int = None
     results: list = field(default_factory=list)   # [(case, RESULT)]
+    notes: dict = field(default_factory=dict)     # case -> note (KUnit)
     splats: list = field(default_factory=list)    # [Splat]
     seconds: float = 0.0
 
@@ -86,9 +92,25 @@ def allowed_splat(splat, allowed):
                for t, rx in allowed)
 
 
+def _parse_ktap(res, line, totals):
+    """A KUnit suite's verdict in @res; returns the last totals seen."""
+    m = _KTAP_TOTALS.search(line)
+    if m:
+        return m.group(1)
+    m = _KTAP_SUITE.search(line)
+    if m:
+        case = f"kunit/{m.group(2)}"
+        res.results.append((case, "FAIL" if m.group(1) == "not ok"
+                            else "PASS"))
+        res.notes[case] = totals
+        return ""
+    return totals
+
+
 def parse(lines, timed_out=False):
     res = Result(lines=lines, timed_out=timed_out)
     test = ""
+    totals = ""
     for n, line in enumerate(lines, 1):
         if _BOOTED.search(line):
             res.booted = True
@@ -103,6 +125,7 @@ def parse(lines, timed_out=False):
             res.exit_rc = int(m.group(1))
         k = _KLINE.search(line)
         if k:
+            totals = _parse_ktap(res, line, totals)
             s = _SPLAT.search(line, k.end())
             if s:
                 res.splats.append(Splat(n, s.lastgroup.replace("_", "-"),

@@ -216,3 +216,41 @@ class Expectations(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class KunitSuites(unittest.TestCase):
+    """Built-in KUnit suites' KTAP at boot: one case per suite."""
+
+    LOG = [
+        "[    1.100000] KTAP version 1",
+        "[    1.100001] 1..2",
+        "[    1.100002]     KTAP version 1",
+        "[    1.100003]     # Subtest: trace_probe_parser",
+        "[    1.100004]     1..1",
+        "[    1.100005]         ok 1 p^100 vfs_read",
+        "[    1.100006]         not ok 2 r^1a111 vfs_read",
+        "[    1.100007]     # tpp_kunit_parse: pass:1 fail:1 skip:0 total:2",
+        "[    1.100008]     not ok 1 tpp_kunit_parse",
+        "[    1.100009] # trace_probe_parser: pass:0 fail:1 skip:0 total:1",
+        "[    1.100010] # Totals: pass:1 fail:1 skip:0 total:2",
+        "[    1.100011] not ok 1 trace_probe_parser",
+        "[    1.100012] # other_suite: pass:3 fail:0 skip:0 total:3",
+        "[    1.100013] ok 2 other_suite",
+        "ok 3 not_a_kernel_line",
+    ]
+
+    def test_suites(self):
+        res = console.parse(self.LOG)
+        self.assertEqual(results(res), {"kunit/trace_probe_parser": "FAIL",
+                                        "kunit/other_suite": "PASS"})
+        # the suite's "# Totals:" counts every parameter of its tests
+        self.assertEqual(res.notes["kunit/trace_probe_parser"],
+                         "pass:1 fail:1 skip:0 total:2")
+
+    def test_judged_and_missing(self):
+        res = console.parse(self.LOG[-3:-1])
+        rows = check.judge(res, ["kunit/trace_probe_parser"],
+                           expect.Expect({}, []))
+        got = {k: (r, ok) for k, r, ok, _ in rows}
+        self.assertEqual(got["kunit/other_suite"], ("PASS", True))
+        self.assertEqual(got["kunit/trace_probe_parser"], ("MISSING", False))
