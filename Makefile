@@ -6,8 +6,13 @@
 #   KERNEL=ours|upstream|fixes|rewrite (ours: upstream + this repo's overlay;
 #                                      fixes, rewrite: parts 1, 1+2 of it)
 #   TESTS="test.d/kprobe/profile.tc"   (check: a subset)
-#   SCRIPT=path                        (exec: script to run in the guest)
-#   DEBUG=1  KPT_ROOT=/var/tmp/kpt  TIMEOUT=secs  APPEND="cmdline"  V=1
+#   SCRIPT=path                        (exec, series-check: a script to
+#                                      run in the guest)  ICOUNT=1 (-icount)
+#   DEBUG=1 KCSAN=1 LONG=1  KPT_ROOT=/var/tmp/kpt  TIMEOUT=secs
+#   APPEND="cmdline"  V=1  KPT_NOBUILD=1 (boot the kernel already built)
+#   SERIES_PATCHES="2/30 2/31" SERIES_BOOT=1 (series-check)
+#   SUITE= ITERS= ROUNDS= CASES= (bench)  FUZZ_TIME= FUZZ_JOBS= (fuzz)
+#   DIFF_ARGS= (diff)  ROWS= (check-clients)
 
 KTEST := harness/ktest
 export ARCH KERNEL TESTS SCRIPT DEBUG KCSAN TIMEOUT APPEND V KPT_ROOT
@@ -21,8 +26,8 @@ export REL_MT_STRESS_ARGS
 all: help
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Targets: deps build run demo exec check check-harness check-debug check-wide check-fixes check-arches check-clients baseline diff unit fuzz fuzz-long bench bench-smoke series series-verify series-check"
+	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "Targets: $$(sed -n 's/^\.PHONY: //p' Makefile | tr '\n' ' ')"
 
 # python3 runs the harness itself; everything else it installs on demand.
 deps:

@@ -1,6 +1,16 @@
 """ktest: build, boot and test the patched 6.12 kernel (and upstream).
 
-Stages run alone or chained: deps, build, initramfs, boot, parse.
+The Makefile's targets call these commands (make help; README.md):
+  deps          install what the harness needs
+  build         build the kernel (KERNEL, ARCH)
+  run, demo     boot to a root shell; the kprobetrace walkthrough
+  exec          boot running --script
+  check         the ftracetest cases (--tests), and the KUnit verdicts
+  parse LOG     judge a saved console log
+  make TARGET   compile single kbuild targets
+  bench, bench-smoke             benchmarks, upstream against ours
+  check-debug, check-wide, check-arches, check-fixes   the other lanes
+  series, series-verify, series-check                  the patch series
 """
 
 import argparse
@@ -373,7 +383,9 @@ def cmd_deps(args):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="ktest", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="ktest", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
                                        "check", "parse", "make", "bench",
                                        "bench-smoke", "check-debug",
