@@ -199,3 +199,32 @@ class ConsoleTear(unittest.TestCase):
                          ["fmt g/e: \tfield:u8 a;\toffset:2;\tsize:1;",
                           "> p:g/e vfs_read", "list: p:g/e vfs_read"])
         self.assertTrue(r.complete)
+
+
+class CitationTest(unittest.TestCase):
+    """Every deliberate difference the differential test accepts names
+    where kprobetrace.rst tells users about it: a section heading, or a
+    bold item of its list of deliberate differences.  A renamed or
+    removed section would leave the entry pointing nowhere."""
+
+    REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+
+    def test_every_citation_exists(self):
+        import re
+        with open(os.path.join(self.REPO, "Documentation", "trace",
+                               "kprobetrace.rst")) as f:
+            doc = f.read().splitlines()
+        places = {line.strip() for i, line in enumerate(doc[:-1])
+                  if doc[i + 1] and set(doc[i + 1]) <= set("=-~^")
+                  and len(doc[i + 1]) >= len(line.strip()) > 0}
+        places |= {m.group(1) for line in doc
+                   for m in re.finditer(r"\*\*([^*]+?)\.?\*\*", line)}
+        with open(os.path.join(self.REPO, "harness", "diff",
+                               "deliberate.txt")) as f:
+            # a comment's citation may wrap onto its next ";;" line
+            text = re.sub(r"\s*\n;;\s*", " ", f.read())
+        cited = re.findall(r'kprobetrace\.rst "([^"]+)"', text)
+        self.assertGreater(len(cited), 20)
+        missing = sorted({c for c in cited if c not in places})
+        self.assertEqual(missing, [])
