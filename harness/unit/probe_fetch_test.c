@@ -399,6 +399,37 @@ out:
 	release(&h);
 }
 
+/* The shared table, also run by the KUnit suite (trace_probe_kunit.c) */
+static const struct tpp_fetch_case fetch_table[] = {
+#include "probe_fetch_test_cases.h"
+};
+
+#define TWORLD	0xffff888000030000UL	/* the table's world, 1 page */
+
+/* Each case on a world of its own; world() sets the other tests' up */
+static void test_table(void)
+{
+	unsigned char raw[TPP_TEST_REGS_SIZE];
+	unsigned int i;
+	struct hit h;
+
+	for (i = 0; i < ARRAY_SIZE(fetch_table); i++) {
+		fake_mem_reset();
+		fake_mem_map(TWORLD, FAKE_PAGE, false);
+		tpp_test_fetch_world(fake_mem_at(TWORLD), TWORLD);
+		tpp_test_fetch_regs(raw, TWORLD);
+		memcpy(&regs, raw, sizeof(regs));
+		if (compile(&env_x86, fetch_table[i].cmd, &h, __LINE__)) {
+			fire(&h, &regs, __LINE__);
+			check_print(&h, fetch_table[i].print, __LINE__);
+		} else {
+			fprintf(stderr, "  probe_fetch_test_cases.h: '%s'\n",
+				fetch_table[i].cmd);
+		}
+		release(&h);
+	}
+}
+
 #define CASE(cmd, print, spec)	case_at(&env_x86, cmd, print, spec, __LINE__)
 #define CASEB(cmd, print, spec)	case_at(&env_btf, cmd, print, spec, __LINE__)
 
@@ -1462,6 +1493,7 @@ static void test_limits(void)
 
 int main(void)
 {
+	test_table();
 	world();
 	test_sources();
 	test_types();

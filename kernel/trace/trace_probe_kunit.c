@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the probe definition parser (trace_probe.c): each case of
- * trace_probe_test_cases.h is parsed against the made-up kernel of
- * trace_probe_test_env.c, x86_64 and arm64 registers alike, and must be
- * refused with its error_log message, errno and caret, or accepted.
- * harness/unit runs the same table in user space, with the checks of what
- * accepted definitions compile to.
+ * KUnit tests of the probe definition parser (trace_probe.c) and of the
+ * fetch programs (probe_fetch.c).  Each case of trace_probe_test_cases.h
+ * is parsed against the made-up kernel of trace_probe_test_env.c, x86_64
+ * and arm64 registers alike, and must be refused with its error_log
+ * message, errno and caret, or accepted.  Each case of
+ * probe_fetch_test_cases.h is compiled and run, on the kernel's own
+ * memory accessors, over registers that point at a world in kernel
+ * memory, and its record must print as the case says.  harness/unit runs
+ * the same tables in user space, with its other checks.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/trace_seq.h>
 
+#include "probe_fetch.h"
 #include "trace_probe_test_env.h"
 
 static const struct tpp_test_case tpp_kunit_cases[] = {
@@ -41,8 +47,77 @@ static void tpp_kunit_parse(struct kunit *test)
 			      got.err.pos, got.err.errnum);
 }
 
+static const struct tpp_fetch_case tpp_kunit_fetches[] = {
+#include "probe_fetch_test_cases.h"
+};
+
+static void tpp_kunit_fetch_name(const struct tpp_fetch_case *c, char *desc)
+{
+	char *p;
+
+	strscpy(desc, c->cmd, KUNIT_PARAM_DESC_SIZE);
+	for (p = desc; *p; p++)
+		if (*p == '#')
+			*p = '_';
+}
+
+KUNIT_ARRAY_PARAM(tpp_kunit_fetch, tpp_kunit_fetches, tpp_kunit_fetch_name);
+
+/* Hit @prog with @regs, print the record into @s; false without memory */
+static bool tpp_kunit_hit(struct kunit *test, const struct probe_prog *prog,
+			  void *regs, struct trace_seq *s)
+{
+	unsigned long *edata = kunit_kzalloc(test, TPP_MAX_ENTRY_DATA,
+					     GFP_KERNEL);
+	unsigned int size;
+	void *rec;
+
+	if (!edata)
+		return false;
+	size = prog->fixed_size + probe_prog_dyn_size(prog, regs, edata, NULL);
+	rec = kunit_kzalloc(test, size, GFP_KERNEL);
+	if (!rec)
+		return false;
+	probe_prog_store(prog, regs, edata, rec, size, NULL);
+	trace_seq_init(s);
+	probe_prog_print(prog, rec, size, s);
+	return true;
+}
+
+static void tpp_kunit_fetch(struct kunit *test)
+{
+	const struct tpp_fetch_case *c = test->param_value;
+	struct tpp_fetch_world *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	void *regs = kunit_kzalloc(test, TPP_TEST_REGS_SIZE, GFP_KERNEL);
+	struct trace_seq *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct probe_prog *prog;
+	struct tpp_error err;
+	struct tpp_def *def;
+	unsigned int len;
+	bool hit;
+
+	KUNIT_ASSERT_TRUE(test, w && regs && s);
+	tpp_test_fetch_world(w, (unsigned long)w);
+	tpp_test_fetch_regs(regs, (unsigned long)w);
+	def = tpp_parse_kprobe(c->cmd, &env_x86, &err);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(def), "'%s': \"%s\" at %u",
+			       c->cmd, tpp_test_err_name(err.id), err.pos);
+	prog = probe_prog_compile(def, 16);
+	hit = !IS_ERR(prog) && tpp_kunit_hit(test, prog, regs, s);
+	if (!IS_ERR(prog))
+		probe_prog_free(prog);
+	tpp_free(def);
+	KUNIT_ASSERT_TRUE_MSG(test, hit, "'%s' did not compile or run",
+			      c->cmd);
+	len = trace_seq_used(s);
+	KUNIT_ASSERT_LT(test, len, sizeof(s->buffer));
+	s->buffer[len] = '\0';
+	KUNIT_EXPECT_STREQ_MSG(test, s->buffer, c->print, "'%s'", c->cmd);
+}
+
 static struct kunit_case tpp_kunit_test_cases[] = {
 	KUNIT_CASE_PARAM(tpp_kunit_parse, tpp_kunit_gen_params),
+	KUNIT_CASE_PARAM(tpp_kunit_fetch, tpp_kunit_fetch_gen_params),
 	{}
 };
 
@@ -53,5 +128,5 @@ static struct kunit_suite tpp_kunit_suite = {
 
 kunit_test_suite(tpp_kunit_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the probe event definition parser");
+MODULE_DESCRIPTION("KUnit tests of the probe event parser and fetch programs");
 MODULE_LICENSE("GPL");

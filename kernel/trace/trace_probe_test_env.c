@@ -606,3 +606,48 @@ bool tpp_test_run(const struct tpp_test_case *c, struct tpp_test_got *got)
 		return !ret && !got->err.errnum;
 	return tpp_test_refused(c, got, ret);
 }
+
+/**
+ * tpp_test_fetch_world - fill in the world of the fetch cases
+ * @w: where it is
+ * @addr: its address as the probe reads it (@w in the kernel)
+ */
+void tpp_test_fetch_world(struct tpp_fetch_world *w, unsigned long addr)
+{
+	static const u16 arr[] = { 1, 2, 3, 4 };
+
+	memset(w, 0, sizeof(*w));
+	w->val = 0x1122334455667788ULL;
+	w->str_ptr = addr + offsetof(struct tpp_fetch_world, str);
+	w->self = addr;
+	w->small = 0xb5;
+	w->neg = -100;
+	memcpy(w->str, "hello", sizeof("hello"));
+	memcpy(w->name, "comm_in_file", sizeof("comm_in_file"));
+	memcpy(w->arr, arr, sizeof(arr));
+}
+
+/* Set the x86_64 register @name of @regs, at env_x86's offset */
+static void tpp_test_set_reg(void *regs, const char *name, unsigned long val)
+{
+	int offset = x86_regs_query_register_offset(name);
+
+	if (offset >= 0 && offset + sizeof(long) <= TPP_TEST_REGS_SIZE)
+		memcpy((char *)regs + offset, &val, sizeof(val));
+}
+
+/**
+ * tpp_test_fetch_regs - point the registers of a fetch case at its world
+ * @regs: TPP_TEST_REGS_SIZE bytes, read as a struct pt_regs
+ * @addr: the world's address as the probe reads it
+ */
+void tpp_test_fetch_regs(void *regs, unsigned long addr)
+{
+	memset(regs, 0, TPP_TEST_REGS_SIZE);
+	tpp_test_set_reg(regs, "di", addr);
+	tpp_test_set_reg(regs, "si",
+			 addr + offsetof(struct tpp_fetch_world, str));
+	tpp_test_set_reg(regs, "dx", 0);
+	tpp_test_set_reg(regs, "cx", -100UL);
+	tpp_test_set_reg(regs, "r8", 0x1234);
+}

@@ -114,4 +114,53 @@ struct tpp_test_got {
 bool tpp_test_run(const struct tpp_test_case *c, struct tpp_test_got *got);
 const char *tpp_test_err_name(int id);
 
+/* ---- The fetch cases (probe_fetch_test_cases.h) ---- */
+
+/**
+ * struct tpp_fetch_world - what the registers of a fetch case point at
+ * @val: 0x1122334455667788
+ * @str_ptr: the address of @str
+ * @self: the world's own address
+ * @small: 0xb5
+ * @neg: -100
+ * @str: "hello"
+ * @name: "comm_in_file"
+ * @null_ptr: 0, which no probe can read
+ * @arr: 1, 2, 3, 4
+ * @empty: ""
+ *
+ * The registers, by their x86_64 names (env_x86): %di the world, %si its
+ * @str, %dx 0, %cx -100, %r8 0x1234.
+ */
+struct tpp_fetch_world {
+	u64 val;		/* +0x00 */
+	u64 str_ptr;		/* +0x08 */
+	u64 self;		/* +0x10 */
+	u32 small;		/* +0x18 */
+	s32 neg;		/* +0x1c */
+	char str[16];		/* +0x20 */
+	char name[16];		/* +0x30 */
+	u64 null_ptr;		/* +0x40 */
+	u16 arr[4];		/* +0x48 */
+	char empty[8];		/* +0x50 */
+};
+
+/**
+ * struct tpp_fetch_case - a kprobe definition and what its hit prints
+ * @cmd: the definition, parsed with env_x86
+ * @print: the record's arguments as the trace prints them
+ */
+struct tpp_fetch_case {
+	const char *cmd;
+	const char *print;
+};
+
+#define TPP_FETCH(cmd, print)	{ cmd, print },
+
+/* Room for a struct pt_regs of any architecture the tests run on */
+#define TPP_TEST_REGS_SIZE	512
+
+void tpp_test_fetch_world(struct tpp_fetch_world *w, unsigned long addr);
+void tpp_test_fetch_regs(void *regs, unsigned long addr);
+
 #endif /* _TRACE_PROBE_TEST_ENV_H */
