@@ -22,15 +22,20 @@ static const struct tpp_test_case tpp_kunit_cases[] = {
 #include "trace_probe_test_cases.h"
 };
 
-/* The command as the case's name; '#' would start a KTAP directive */
-static void tpp_kunit_case_name(const struct tpp_test_case *c, char *desc)
+/* A case's command as its name; '#' would start a KTAP directive */
+static void tpp_kunit_name(const char *cmd, char *desc)
 {
 	char *p;
 
-	strscpy(desc, c->cmd, KUNIT_PARAM_DESC_SIZE);
+	strscpy(desc, cmd, KUNIT_PARAM_DESC_SIZE);
 	for (p = desc; *p; p++)
 		if (*p == '#')
 			*p = '_';
+}
+
+static void tpp_kunit_case_name(const struct tpp_test_case *c, char *desc)
+{
+	tpp_kunit_name(c->cmd, desc);
 }
 
 KUNIT_ARRAY_PARAM(tpp_kunit, tpp_kunit_cases, tpp_kunit_case_name);
@@ -53,12 +58,7 @@ static const struct tpp_fetch_case tpp_kunit_fetches[] = {
 
 static void tpp_kunit_fetch_name(const struct tpp_fetch_case *c, char *desc)
 {
-	char *p;
-
-	strscpy(desc, c->cmd, KUNIT_PARAM_DESC_SIZE);
-	for (p = desc; *p; p++)
-		if (*p == '#')
-			*p = '_';
+	tpp_kunit_name(c->cmd, desc);
 }
 
 KUNIT_ARRAY_PARAM(tpp_kunit_fetch, tpp_kunit_fetches, tpp_kunit_fetch_name);
