@@ -638,28 +638,51 @@ static int scan_var_args(struct tpp_state *st, int *star, unsigned int *last)
 	return found;
 }
 
-/* Append "NAME SUFFIX" of BTF parameter @idx to abuf as argument text @t */
-static int btf_print(struct tpp_state *st, unsigned int w, unsigned long idx,
-		     const char *suffix, unsigned int slen, struct tpp_text *t)
+/* BTF's name of parameter @idx, or NULL with an error at byte @at of @w */
+static const char *btf_param_name(struct tpp_state *st, unsigned int w,
+				  unsigned int at, unsigned long idx)
 {
 	const struct tpp_env *env = st->env;
-	unsigned int room = sizeof(st->abuf) - st->aused;
 	const char *name;
-	int n;
 
-	if (idx >= (unsigned int)st->nr_params)
-		return word_fail(st, w, 0, TPP_E_BTF_NOVAR, -ENOENT);
+	if (idx >= (unsigned int)st->nr_params) {
+		word_fail(st, w, at, TPP_E_BTF_NOVAR, -ENOENT);
+		return NULL;
+	}
 	name = env->btf->param_name(env->priv, st->func, st->flags, idx);
 	if (!name)
-		return word_fail(st, w, 0, TPP_E_BTF_NOFUNC, -ENOENT);
-	n = snprintf(st->abuf + st->aused, room, "%s%.*s", name, (int)slen,
-		     suffix);
+		word_fail(st, w, 0, TPP_E_BTF_NOFUNC, -ENOENT);
+	return name;
+}
+
+/* Append the text to abuf as argument text @t, which stands for word @w */
+static __printf(4, 5) int abuf_print(struct tpp_state *st, unsigned int w,
+				     struct tpp_text *t, const char *fmt, ...)
+{
+	unsigned int room = sizeof(st->abuf) - st->aused;
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vsnprintf(st->abuf + st->aused, room, fmt, args);
+	va_end(args);
 	if (n >= (int)room)
 		return word_fail(st, w, 0, TPP_E_ARGS_LONG, -E2BIG);
 	t->s = st->abuf + st->aused;
 	t->len = n;
 	st->aused += n + 1;
 	return 0;
+}
+
+/* Append "NAME SUFFIX" of BTF parameter @idx to abuf as argument text @t */
+static int btf_print(struct tpp_state *st, unsigned int w, unsigned long idx,
+		     const char *suffix, unsigned int slen, struct tpp_text *t)
+{
+	const char *name = btf_param_name(st, w, 0, idx);
+
+	if (!name)
+		return st->err->errnum;
+	return abuf_print(st, w, t, "%s%.*s", name, (int)slen, suffix);
 }
 
 /* "$argN[:TYPE]" becomes "NAME[:TYPE]" */
@@ -693,13 +716,11 @@ static int expand_argn(struct tpp_state *st, unsigned int w,
 static int expand_entry_argn(struct tpp_state *st, unsigned int w,
 			     struct tpp_text *t)
 {
-	const struct tpp_env *env = st->env;
 	const char *s = word_str(st, w);
 	const char *end = s + st->word[w].len;
-	unsigned int room = sizeof(st->abuf) - st->aused;
 	const char *name, *close;
 	unsigned long n;
-	int len;
+	int ret;
 
 	if (span_scan(s + TPP_ENTRY_ARGN_LEN, end, 10, &n, &close) ||
 	    close == s + TPP_ENTRY_ARGN_LEN || close == end || *close != ')' ||
@@ -708,23 +729,17 @@ static int expand_entry_argn(struct tpp_state *st, unsigned int w,
 	if (!n || n > INT_MAX)
 		return word_fail(st, w, TPP_ENTRY_OPEN_LEN, TPP_E_ARG_INDEX,
 				 -EINVAL);
-	if (n > (unsigned int)st->nr_params)
-		return word_fail(st, w, TPP_ENTRY_OPEN_LEN, TPP_E_BTF_NOVAR,
-				 -ENOENT);
-	name = env->btf->param_name(env->priv, st->func, st->flags, n - 1);
+	name = btf_param_name(st, w, TPP_ENTRY_OPEN_LEN, n - 1);
 	if (!name)
-		return word_fail(st, w, 0, TPP_E_BTF_NOFUNC, -ENOENT);
-	len = snprintf(st->abuf + st->aused, room, "%s=" TPP_ENTRY_OPEN "%s%.*s",
-		       name, name, (int)(end - close), close);
-	if (len >= (int)room)
-		return word_fail(st, w, 0, TPP_E_ARGS_LONG, -E2BIG);
-	t->s = st->abuf + st->aused;
-	t->len = len;
-	st->aused += len + 1;
+		return st->err->errnum;
+	ret = abuf_print(st, w, t, "%s=" TPP_ENTRY_OPEN "%s%.*s", name, name,
+			 (int)(end - close), close);
+	if (ret)
+		return ret;
 	/* only ")[:TYPE]" is as written: carets before it go to the word */
 	t->rewritten = true;
 	t->val_len = end - close;
-	t->val_at = len - t->val_len;
+	t->val_at = t->len - t->val_len;
 	t->val_from = close - s;
 	return 0;
 }
