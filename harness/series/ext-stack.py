@@ -79,6 +79,15 @@ def split(text):
     return head, chunks
 
 
+def unapply(name, overlay):
+    """Take patch @name's hunks on our files out of the work tree's index."""
+    with open(os.path.join(REPO, name)) as f:
+        _, chunks = split(f.read())
+    ours = "".join(c for p, c in chunks if p in overlay)
+    if ours:
+        git("apply", "-R", "--index", "-", inp=ours)
+
+
 def init():
     if os.path.exists(WT):
         raise SystemExit(f"ext-stack: {WT} exists; remove it first")
@@ -87,17 +96,10 @@ def init():
     speed = [n for s in plan.load(tree.overlay_files())
              if s.part > plan.REWRITE_PART for n in s.applies]
     for name in reversed(speed):
-        with open(os.path.join(REPO, name)) as f:
-            head, chunks = split(f.read())
-        ours = "".join(c for p, c in chunks if p in overlay)
-        if ours:
-            git("apply", "-R", "--index", "-", inp=ours)
+        unapply(name, overlay)
     git("commit", "-q", "--allow-empty", "-m", "ext-stack: without part 3")
     for name in reversed(EXTENSIONS):
-        with open(os.path.join(REPO, name)) as f:
-            head, chunks = split(f.read())
-        ours = "".join(c for p, c in chunks if p in overlay)
-        git("apply", "-R", "--index", "-", inp=ours)
+        unapply(name, overlay)
         for rel in step_of(name).files:
             git("rm", "-q", rel)
         git("commit", "-q", "-m", f"ext-stack: without {name}")
