@@ -14,7 +14,8 @@
  *		bits 4-7 all set: also fail allocations (fail_allocs())
  *	rest	the command; the tracer's cuts apply (first line, '#')
  *
- * The command goes to tpp_parse_kprobe() and to tpp_parse_args().  A
+ * The command goes to tpp_parse_kprobe(), tpp_parse_wprobe() and to
+ * tpp_parse_args().  A
  * failure must be a negative errno with a valid message id and a caret
  * inside the command (or one past it).  A definition is checked, compiled,
  * run against the fake machine (entry data, size, store), its record
@@ -77,6 +78,13 @@ enum fuzz_mode {
 	FUZZ_UPROBE,
 	FUZZ_URETPROBE,
 	FUZZ_EPROBE,
+};
+
+/* Which parser a call runs */
+enum fuzz_parser {
+	FUZZ_PARSE_KPROBE,	/* tpp_parse_kprobe() */
+	FUZZ_PARSE_WPROBE,	/* tpp_parse_wprobe() */
+	FUZZ_PARSE_ARGS,	/* tpp_parse_args() */
 };
 
 static const unsigned int fuzz_flags[] = {
@@ -338,7 +346,7 @@ static void check_arg(const struct tpp_def *def, unsigned int i,
 	FUZZ_CHECK(!arg->fetch.nr_derefs || arg->fetch.deref);
 	FUZZ_CHECK(!arg->fold || arg->fetch.nr_derefs);
 	FUZZ_CHECK(arg->fetch.src != TPP_SRC_NONE &&
-		   arg->fetch.src <= TPP_SRC_CURRENT);
+		   arg->fetch.src <= TPP_SRC_WATCH);
 	FUZZ_CHECK((arg->fetch.src != TPP_SRC_SYMBOL &&
 		    arg->fetch.src != TPP_SRC_IMMSTR) || arg->fetch.str);
 	FUZZ_CHECK(arg->bf_bytes == 0 || arg->bf_bytes == 1 ||
@@ -349,8 +357,25 @@ static void check_arg(const struct tpp_def *def, unsigned int i,
 				      arg->bf_lshift <= arg->bf_rshift));
 }
 
+/* A wprobe's head: a watch the hardware could take, names, carets */
+static void check_wprobe(const struct tpp_def *def, unsigned int len)
+{
+	u8 n = def->watch.len;
+
+	FUZZ_CHECK(def->kind == 'w' && def->flags == TPP_WATCH);
+	FUZZ_CHECK(def->watch.access >= TPP_WATCH_R &&
+		   def->watch.access <= TPP_WATCH_RW);
+	FUZZ_CHECK(n == 1 || n == 2 || n == 4 || n == 8);
+	FUZZ_CHECK(def->watch.len_pos <= len && def->place_pos <= len);
+	FUZZ_CHECK(!def->module || def->symbol);
+	FUZZ_CHECK(def->group && def->group[0] &&
+		   strlen(def->group) < TPP_MAX_EVENT_NAME_LEN);
+	FUZZ_CHECK(def->event && def->event[0] &&
+		   strlen(def->event) < TPP_MAX_EVENT_NAME_LEN);
+}
+
 static void check_def(const char *cmd, const struct tpp_def *def,
-		      const struct tpp_error *err, bool kprobe)
+		      const struct tpp_error *err, enum fuzz_parser parser)
 {
 	unsigned int i, size = 0, len = strlen(cmd);
 
@@ -364,7 +389,9 @@ static void check_def(const char *cmd, const struct tpp_def *def,
 			(def->args[i].count ?: 1);
 	}
 	FUZZ_CHECK(size == def->size && size <= TPP_MAX_EVENT_SIZE);
-	if (!kprobe)
+	if (parser == FUZZ_PARSE_WPROBE)
+		check_wprobe(def, len);
+	if (parser != FUZZ_PARSE_KPROBE)
 		return;
 	FUZZ_CHECK(def->kind == 'p' || def->kind == 'r');
 	/* 6.12: an address kretprobe is not "at an exit" for its arguments */
@@ -662,18 +689,24 @@ static void check_self(const struct tpp_def *def, const struct tpp_def *again)
 	FUZZ_CHECK(tpp_same_probe(def, again) && tpp_same_probe(again, def));
 }
 
+static const char *const fuzz_parser_name[] = {
+	"tpp_parse_kprobe", "tpp_parse_wprobe", "tpp_parse_args",
+};
+
 struct fuzz_call {
 	const char *cmd;
 	const struct tpp_env *env;
-	bool kprobe;		/* tpp_parse_kprobe(), else tpp_parse_args() */
+	enum fuzz_parser parser;
 	unsigned int flags;
 	const char *func;
 };
 
 static struct tpp_def *parse(const struct fuzz_call *c, struct tpp_error *err)
 {
-	if (c->kprobe)
+	if (c->parser == FUZZ_PARSE_KPROBE)
 		return tpp_parse_kprobe(c->cmd, c->env, err);
+	if (c->parser == FUZZ_PARSE_WPROBE)
+		return tpp_parse_wprobe(c->cmd, c->env, err);
 	return tpp_parse_args(c->cmd, 2, c->flags, c->func, c->env, err);
 }
 
@@ -727,7 +760,7 @@ static void check_flipped(const struct fuzz_call *c, const struct tpp_def *def)
 	char *cmd;
 	int ret;
 
-	if (!c->kprobe)
+	if (c->parser != FUZZ_PARSE_KPROBE)
 		return;
 	cmd = strdup(c->cmd);
 	cmd[0] = cmd[0] == 'p' ? 'r' : 'p';
@@ -755,7 +788,7 @@ static void one(const struct fuzz_call *c)
 
 	snprintf(fuzz_call_desc, sizeof(fuzz_call_desc),
 		 "%s, env %u, flags 0x%x, func %s",
-		 c->kprobe ? "tpp_parse_kprobe" : "tpp_parse_args",
+		 fuzz_parser_name[c->parser],
 		 (unsigned int)(c->env - fuzz_envs), c->flags,
 		 c->func ?: "NULL");
 	def = parse(c, &err);
@@ -763,11 +796,11 @@ static void one(const struct fuzz_call *c)
 
 	if (IS_ERR(def)) {
 		check_error(c->cmd, def, &err);
-		FUZZ_CHECK(c->kprobe || err.errnum != -ECANCELED);
+		FUZZ_CHECK(c->parser != FUZZ_PARSE_ARGS || err.errnum != -ECANCELED);
 		return;
 	}
-	check_def(c->cmd, def, &err, c->kprobe);
-	FUZZ_CHECK(c->kprobe || def->flags == c->flags);
+	check_def(c->cmd, def, &err, c->parser);
+	FUZZ_CHECK(c->parser != FUZZ_PARSE_ARGS || def->flags == c->flags);
 	run_def(def);
 	again = parse(c, &err);
 	check_self(def, again);
@@ -851,14 +884,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	c.cmd = cmd;
 	c.env = &fuzz_envs[data[0] & 3];
-	c.kprobe = true;
+	c.parser = FUZZ_PARSE_KPROBE;
 	c.flags = 0;
 	c.func = NULL;
 	one(&c);
 	if ((data[2] & 0xf0) == 0xf0)
 		fail_allocs(&c, data[1]);
 
-	c.kprobe = false;
+	c.parser = FUZZ_PARSE_WPROBE;
+	one(&c);
+	if ((data[2] & 0xf0) == 0xf0)
+		fail_allocs(&c, data[1]);
+
+	c.parser = FUZZ_PARSE_ARGS;
 	c.flags = fuzz_flags[mode];
 	c.func = mode_func(mode, data[0] >> 5);
 	one(&c);

@@ -1437,6 +1437,37 @@ static void test_symbols(void)
 	tpp_free(def);
 }
 
+/*
+ * A wprobe: the handler passes the watched address as entry data word 0,
+ * which $addr reads; the value is read through it.
+ */
+static void test_wprobe(void)
+{
+	struct tpp_error err;
+	struct hit h;
+	u32 *var = fake_mem_at(KBASE + 64);
+
+	memset(&h, 0, sizeof(h));
+	h.def = tpp_parse_wprobe("w:ev w@0x1000:4 $addr v=+0($addr):u32 "
+				 "+4($addr):s32", &env_x86, &err);
+	if (!CHECK(!IS_ERR(h.def))) {
+		h.def = NULL;
+		return;
+	}
+	h.prog = probe_prog_compile(h.def, 16);
+	if (CHECK(!IS_ERR(h.prog))) {
+		var[0] = 1234;
+		var[1] = (u32)-5;
+		h.edata[0] = KBASE + 64;
+		fire_exit(&h, __LINE__);
+		check_print(&h, " arg1=0xffff888000001040 v=1234 arg3=-5",
+			    __LINE__);
+	} else {
+		h.prog = NULL;
+	}
+	release(&h);
+}
+
 static void test_compile_errors(void)
 {
 	const char *cmd = "r10:g/e vfs_read a=+0(%di):u32 $comm @jiffies "
@@ -1503,6 +1534,7 @@ int main(void)
 	test_bitfields();
 	test_arrays();
 	test_eprobe_string_arrays();
+	test_wprobe();
 	test_eprobe_fields();
 	test_eprobe_format();
 	test_uprobe();

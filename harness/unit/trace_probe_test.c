@@ -1201,6 +1201,15 @@ static void test_head_helpers(void)
 }
 
 /* Every allocation failing in turn must unwind cleanly (ASan checks) */
+static struct tpp_def *parse_line(const char *cmd, const struct tpp_env *env,
+				  struct tpp_error *err)
+{
+	if (cmd[0] == 'w')
+		return tpp_parse_wprobe(cmd, env, err);
+	return tpp_parse_kprobe(cmd, env, err);
+}
+
+/* Each allocation of parsing @cmd (a kprobe or wprobe line) failing */
 static void test_enomem(const struct tpp_env *env, const char *cmd)
 {
 	struct tpp_error err;
@@ -1208,18 +1217,67 @@ static void test_enomem(const struct tpp_env *env, const char *cmd)
 	long n, total;
 
 	kshim_allocs = 0;
-	def = tpp_parse_kprobe(cmd, env, &err);
+	def = parse_line(cmd, env, &err);
 	CHECK(!IS_ERR(def));
 	tpp_free(IS_ERR(def) ? NULL : def);
 	total = kshim_allocs;
 	for (n = 1; n <= total; n++) {
 		kshim_fail_countdown = n;
-		def = tpp_parse_kprobe(cmd, env, &err);
+		def = parse_line(cmd, env, &err);
 		CHECK(IS_ERR(def) && err.errnum == -ENOMEM &&
 		      err.id == TPP_E_NONE);
 		tpp_free(IS_ERR(def) ? NULL : def);
 	}
 	kshim_fail_countdown = 0;
+}
+
+/* What an accepted wprobe definition holds */
+static void test_wprobe(void)
+{
+	struct tpp_error err;
+	struct tpp_def *def;
+
+	def = tpp_parse_wprobe("w w@jiffies", &env_x86, &err);
+	CHECK(!IS_ERR(def) && def->kind == 'w' && def->flags == TPP_WATCH &&
+	      def->watch.access == TPP_WATCH_W &&
+	      def->watch.len == sizeof(long) && def->watch.len_pos == 11 &&
+	      def->place_pos == 4 && !strcmp(def->symbol, "jiffies") &&
+	      !def->offset && !def->module && !strcmp(def->group, "wprobes") &&
+	      !strcmp(def->event, "w_jiffies") && !def->nr_args);
+	tpp_free(def);
+	def = tpp_parse_wprobe("w:g/e @panic_timeout+4:2 a=$addr +0($addr):u16",
+			       &env_x86, &err);
+	CHECK(!IS_ERR(def) && def->watch.access == TPP_WATCH_RW &&
+	      def->watch.len == 2 && def->watch.len_pos == 23 &&
+	      def->place_pos == 7 && def->offset == 4 &&
+	      !strcmp(def->group, "g") && !strcmp(def->event, "e") &&
+	      def->nr_args == 2 && def->args[0].fetch.src == TPP_SRC_WATCH &&
+	      !def->args[0].fetch.nr_derefs &&
+	      def->args[1].fetch.src == TPP_SRC_WATCH &&
+	      def->args[1].fetch.nr_derefs == 1 &&
+	      def->args[1].type == TPP_TYPE_U16 &&
+	      !strcmp(def->args[1].name, "arg2"));
+	tpp_free(def);
+	def = tpp_parse_wprobe("w r@jiffies-16", &env_x86, &err);
+	CHECK(!IS_ERR(def) && def->watch.access == TPP_WATCH_R &&
+	      (long)def->offset == -16 && !strcmp(def->event, "w_jiffies_m16"));
+	tpp_free(def);
+	def = tpp_parse_wprobe("w rw@trace_printk:trace_printk_irq_work:1",
+			       &env_x86, &err);
+	CHECK(!IS_ERR(def) && def->watch.len == 1 &&
+	      !strcmp(def->module, "trace_printk") &&
+	      !strcmp(def->symbol, "trace_printk:trace_printk_irq_work") &&
+	      !strcmp(def->event, "w_trace_printk_trace_printk_irq_work"));
+	tpp_free(def);
+	def = tpp_parse_wprobe("w @0x1000:4", &env_x86, &err);
+	CHECK(!IS_ERR(def) && !def->symbol && def->addr == 0x1000 &&
+	      !strcmp(def->event, "w_0x1000"));
+	tpp_free(def);
+	/* no place: the caret goes after the command */
+	def = tpp_parse_wprobe("w:ev", &env_x86, &err);
+	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_NO_PLACE &&
+	      err.pos == 5);
+	test_enomem(&env_x86, "w:g/e w@jiffies a=$addr +0(@jiffies):string");
 }
 
 static void test_err_table(void)
@@ -1240,6 +1298,7 @@ static void test_err_table(void)
 int main(void)
 {
 	test_table();
+	test_wprobe();
 	test_kprobe_syntax_errors();
 	test_multiprobe();
 	test_append_fewer_args();

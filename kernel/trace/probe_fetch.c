@@ -1046,6 +1046,8 @@ static const u8 pf_src_ops[] = {
 	[TPP_SRC_FIELD] = PROBE_OP_FIELD,
 	[TPP_SRC_FOFFS] = PROBE_OP_FOFFS,
 	[TPP_SRC_CURRENT] = PROBE_OP_CURRENT,
+	/* a wprobe's handler passes the watched address as entry data word 0 */
+	[TPP_SRC_WATCH] = PROBE_OP_EDATA,
 };
 
 /* $comm and \"..." have no source: their store knows where to look */
@@ -1286,6 +1288,7 @@ static bool joinable(const struct tpp_arg *arg)
 	case TPP_SRC_RETVAL:
 	case TPP_SRC_ARG:
 	case TPP_SRC_EARG:
+	case TPP_SRC_WATCH:
 		break;
 	default:
 		return false;

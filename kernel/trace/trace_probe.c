@@ -5,6 +5,9 @@
  * One function per grammar rule:
  *
  *   command  := head place fetcharg*             tpp_parse_kprobe()
+ *   wcommand := 'w' [':' name] watch fetcharg*   tpp_parse_wprobe()
+ *   watch    := ['r' | 'w' | 'rw'] '@' (ADDR | [MOD:]SYM[+|-OFFS]) [':' LEN]
+ *                                                parse_watch()
  *   head     := ('p' | 'r' [MAXACTIVE]) [':' name] parse_head()
  *   name     := [GROUP ('/' | '.')] [EVENT]      tpp_parse_event_name()
  *   place    := ADDR | [MOD:]SYM[+|-OFFS][%return] parse_place()
@@ -1335,6 +1338,8 @@ static int parse_var(struct tpp_argp *a, unsigned int start, unsigned int end,
 		return set_src(a, TPP_SRC_COMM, 0);
 	if (span_starts(v, n, "current"))
 		return parse_current(a, start, end, at);
+	if ((a->st->flags & TPP_WATCH) && span_eq(v, n, "addr"))
+		return set_src(a, TPP_SRC_WATCH, 0);
 	if (a->st->env->max_arg && span_starts(v, n, "arg"))
 		return parse_argn(a, v + 3, n - 3, at);
 	return arg_fail(a, TPP_E_VAR, at, -EINVAL);
@@ -2258,6 +2263,227 @@ struct tpp_def *tpp_parse_kprobe(const char *cmd, const struct tpp_env *env,
 		ret = tpp_error_set(err, TPP_E_NONE, 0, -ECANCELED);
 	else
 		ret = parse_kprobe(st);
+	return state_finish(st, ret);
+}
+
+/*
+ * wprobes: "w[:NAME] [r|w|rw]@PLACE[:LEN] FETCHARG...", PLACE an address or
+ * [MOD:]SYM[+|-OFFS].  The parser knows the grammar and kallsyms; whether
+ * the address may be watched (aligned, data, mapped, a free slot) is the
+ * wprobe tracer's to check, against the running kernel.
+ */
+
+/* "w" or "w:NAME"; any other first word is not a wprobe line */
+static bool wprobe_head(struct tpp_state *st)
+{
+	const char *w = word_str(st, 0);
+	unsigned int len = st->word[0].len;
+
+	if (w[0] != 'w' || (len > 1 && w[1] != ':'))
+		return false;
+	st->def->kind = 'w';
+	if (len > 1) {
+		st->has_name = true;
+		st->name_at = st->word[0].start + 2;
+		st->name_len = len - 2;
+	}
+	return true;
+}
+
+/* What comes before the '@': nothing (both), r, w or rw */
+static int parse_watch_access(struct tpp_state *st, unsigned int n)
+{
+	const char *w = word_str(st, 1);
+	u8 *access = &st->def->watch.access;
+
+	if (!n || span_eq(w, n, "rw"))
+		*access = TPP_WATCH_RW;
+	else if (span_eq(w, n, "r"))
+		*access = TPP_WATCH_R;
+	else if (span_eq(w, n, "w"))
+		*access = TPP_WATCH_W;
+	else
+		return word_fail(st, 1, 0, TPP_E_WATCH_ACCESS, -EINVAL);
+	return 0;
+}
+
+static bool span_digits(const char *s, unsigned int len)
+{
+	while (len--)
+		if (!isdigit(s[len]))
+			return false;
+	return true;
+}
+
+/*
+ * ":LEN" ends the word when what follows its last ':' is all digits (or
+ * nothing); otherwise that ':' is MOD:SYM's.  @at is the offset of the
+ * place in word 1, @len the rest of the word; *@place_len is set to the
+ * length of the place.
+ */
+static int parse_watch_len(struct tpp_state *st, unsigned int at,
+			   unsigned int len, unsigned int *place_len)
+{
+	const char *s = word_str(st, 1) + at;
+	const char *colon = span_rchr(s, len, ':');
+	struct tpp_watch *watch = &st->def->watch;
+	unsigned int n = colon ? len - (colon + 1 - s) : 0;
+	unsigned long v;
+
+	watch->len = sizeof(long);
+	watch->len_pos = st->word[1].start + st->word[1].len;
+	*place_len = len;
+	if (!colon || (n && !span_digits(colon + 1, n)))
+		return 0;
+	*place_len = colon - s;
+	watch->len_pos = st->word[1].start + at + *place_len + 1;
+	if (!n || span_ul(colon + 1, n, 10, &v) ||
+	    (v != 1 && v != 2 && v != 4 && v != 8))
+		return tpp_error_set(st->err, TPP_E_WATCH_LEN, watch->len_pos,
+				     -EINVAL);
+	watch->len = v;
+	return 0;
+}
+
+/* [MOD:]SYM[+|-OFFS]: one kallsyms entry of that name; any long offset */
+static int parse_watch_symbol(struct tpp_state *st, const char *s,
+			      unsigned int len)
+{
+	struct tpp_def *def = st->def;
+	unsigned int n = span_cspn(s, len, "+-");
+	unsigned int pos = def->place_pos;
+	const char *sym;
+	long offs = 0;
+	int count;
+
+	if (n < len && span_l(s + n, len - n, &offs))
+		return tpp_error_set(st->err, TPP_E_PLACE, pos, -EINVAL);
+	def->offset = offs;
+	def->symbol = kmemdup_nul(s, n, GFP_KERNEL);
+	if (!def->symbol)
+		return no_memory(st);
+	sym = strchr(def->symbol, ':');
+	if (sym) {
+		def->module = kmemdup_nul(def->symbol, sym - def->symbol,
+					  GFP_KERNEL);
+		if (!def->module)
+			return no_memory(st);
+	}
+	count = st->env->sym_count(st->env->priv, def->module,
+				   sym ? sym + 1 : def->symbol);
+	if (count > 1)
+		return tpp_error_set(st->err, TPP_E_SYM_AMBIGUOUS, pos, -EINVAL);
+	if (count <= 0)	/* a module not loaded has nothing to watch yet */
+		return tpp_error_set(st->err, TPP_E_SYM_UNKNOWN, pos, -ENOENT);
+	return 0;
+}
+
+/* ADDR, or a symbol when it does not start with a digit */
+static int parse_watch_place(struct tpp_state *st, unsigned int at,
+			     unsigned int len)
+{
+	const char *s = word_str(st, 1) + at;
+
+	st->def->place_pos = st->word[1].start + at;
+	if (!len)
+		return tpp_error_set(st->err, TPP_E_PLACE, st->def->place_pos,
+				     -EINVAL);
+	if (!isdigit(s[0]))
+		return parse_watch_symbol(st, s, len);
+	if (span_ul(s, len, 0, &st->def->addr))
+		return tpp_error_set(st->err, TPP_E_PLACE, st->def->place_pos,
+				     -EINVAL);
+	return 0;
+}
+
+/* [r|w|rw]@PLACE[:LEN], word 1 */
+static int parse_watch(struct tpp_state *st)
+{
+	const char *w = word_str(st, 1);
+	unsigned int len = st->word[1].len;
+	const char *at = memchr(w, '@', len);
+	unsigned int place_len;
+	int ret;
+
+	if (!at)
+		return word_fail(st, 1, 0, TPP_E_WATCH_SPEC, -EINVAL);
+	ret = parse_watch_access(st, at - w);
+	if (!ret)
+		ret = parse_watch_len(st, at + 1 - w, len - (at + 1 - w),
+				      &place_len);
+	if (!ret)
+		ret = parse_watch_place(st, at + 1 - w, place_len);
+	return ret;
+}
+
+/* "w_SYM", "w_SYM_OFFS" (a negative one "m"OFFS) or "w_0xADDR" */
+static void wprobe_event_name(const struct tpp_def *def, char *buf,
+			      size_t size)
+{
+	long offs = (long)def->offset;
+
+	if (!def->symbol)
+		snprintf(buf, size, "w_0x%lx", def->addr);
+	else if (!offs)
+		snprintf(buf, size, "w_%s", def->symbol);
+	else
+		snprintf(buf, size, "w_%s_%s%lu", def->symbol,
+			 offs < 0 ? "m" : "", offs < 0 ? -(unsigned long)offs :
+							 (unsigned long)offs);
+	tpp_fix_event_name(buf);
+}
+
+static int parse_wprobe(struct tpp_state *st)
+{
+	char event[TPP_MAX_EVENT_NAME_LEN];
+	struct tpp_name n = { 0 };
+	int ret;
+
+	if (st->nr_words < 2)
+		return tpp_error_set(st->err, TPP_E_NO_PLACE, st->len + 1,
+				     -EINVAL);
+	ret = parse_watch(st);
+	if (!ret && st->has_name)
+		ret = tpp_parse_event_name(st->cmd, st->name_at, st->name_len,
+					   &n, st->err);
+	if (ret)
+		return ret;
+	wprobe_event_name(st->def, event, sizeof(event));
+	if (tpp_set_names(st->def, st->cmd, &n, TPP_WPROBE_GROUP, event))
+		return no_memory(st);
+	st->flags = TPP_WATCH;
+	st->def->flags = st->flags;
+	st->first = 2;
+	return parse_fetchargs(st);
+}
+
+/**
+ * tpp_parse_wprobe - parse a wprobe definition ('w' line)
+ * @cmd: the command: argv joined by single spaces, comments stripped
+ * @env: registers, kallsyms and BTF of the running kernel
+ * @err: filled with the first error
+ *
+ * Checks the grammar, that LEN is 1, 2, 4 or 8 and that a symbol exists
+ * and is unique.  $addr is the watched address; arguments of a function
+ * entry or exit ($argN, $retval, @entry()) are refused.  Whether the
+ * address can be watched is left to the caller.  A line that is not a
+ * wprobe gives -ECANCELED and logs nothing.
+ *
+ * Return: a new definition (&tpp_def.kind 'w') to release with tpp_free(),
+ * or an ERR_PTR() holding @err->errnum.
+ */
+struct tpp_def *tpp_parse_wprobe(const char *cmd, const struct tpp_env *env,
+				 struct tpp_error *err)
+{
+	struct tpp_state *st = state_new(cmd, env, err);
+	int ret;
+
+	if (!st)
+		return ERR_PTR(-ENOMEM);
+	if (!st->nr_words || !wprobe_head(st))
+		ret = tpp_error_set(err, TPP_E_NONE, 0, -ECANCELED);
+	else
+		ret = parse_wprobe(st);
 	return state_finish(st, ret);
 }
 

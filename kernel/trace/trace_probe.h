@@ -52,6 +52,7 @@
 #define TPP_MAX_ENTRY_DATA	4096	/* bytes a return probe saves at entry */
 #define TPP_ENTRY_STRING	256	/* room of one @entry() string */
 #define TPP_DEFAULT_GROUP	"kprobes"
+#define TPP_WPROBE_GROUP	"wprobes"
 
 /* error_log message ids; TPP_E_NONE: the writer gets an errno, no log */
 #define TPP_ERR(id, ...)	TPP_E_##id,
@@ -85,6 +86,9 @@ struct tpp_error {
 #define TPP_EVENT	BIT(3)	/* eprobe: $NAME is a field of the event */
 #define TPP_RETURN	BIT(4)	/* return probe */
 #define TPP_ENTRY	BIT(5)	/* known to sit on a function entry */
+#define TPP_WATCH	BIT(6)	/* wprobe: at an instruction that accessed the
+				 * watched data; $addr is what it watches
+				 */
 
 /* Where the value of a FETCHARG comes from, before any dereference */
 enum tpp_src {
@@ -107,6 +111,7 @@ enum tpp_src {
 	TPP_SRC_IMMSTR,		/* \"STR": str = STR, address of a copy */
 	TPP_SRC_FIELD,		/* eprobe $NAME: val = field index */
 	TPP_SRC_CURRENT,	/* $current: address of the current task */
+	TPP_SRC_WATCH,		/* wprobe $addr: the watched address */
 };
 
 /* Types of the record field; the order is not ABI */
@@ -226,18 +231,39 @@ struct tpp_arg {
 	bool entry;
 };
 
+/* The accesses a wprobe watches: &tpp_watch.access */
+#define TPP_WATCH_R	BIT(0)
+#define TPP_WATCH_W	BIT(1)
+#define TPP_WATCH_RW	(TPP_WATCH_R | TPP_WATCH_W)
+
+/**
+ * struct tpp_watch - what a wprobe ('w' definition) watches, besides the
+ *	place in &tpp_def.symbol, &tpp_def.offset and &tpp_def.addr
+ * @access: TPP_WATCH_R, TPP_WATCH_W or both
+ * @len: bytes watched: 1, 2, 4 or 8
+ * @len_pos: caret position of LEN, or of the byte after the place word
+ *	when LEN was not written
+ */
+struct tpp_watch {
+	u8 access;
+	u8 len;
+	unsigned int len_pos;
+};
+
 /**
  * struct tpp_def - one parsed probe definition
- * @kind: 'p' or 'r' as written
+ * @kind: 'p' or 'r' as written, 'w' for a wprobe
  * @is_return: return probe ('r' or the %return suffix)
  * @flags: TPP_* flags the arguments were parsed with
  * @maxactive: 0 for the kprobes core default
  * @group: owned; TPP_DEFAULT_GROUP when not given
  * @event: owned; generated ("p_SYM_OFFS", "r_0x%p") when not given
- * @place_pos: caret position of the place word (register-time errors)
+ * @place_pos: caret position of the place word (register-time errors);
+ *	for a wprobe, of the place after its '@'
  * @symbol: owned "[MOD:]SYM" without the offset, NULL for an address
  * @module: owned MOD, NULL when not given
- * @offset: offset from @symbol, 0..UINT_MAX
+ * @offset: offset from @symbol, 0..UINT_MAX; for a wprobe a long,
+ *	negative for SYM-OFFS
  * @addr: the address when @symbol is NULL
  * @size: bytes the arguments take in the fixed part of the record
  * @tail_pos: caret position "after the last argument"
@@ -245,6 +271,7 @@ struct tpp_arg {
  * @nr_eargs: distinct $argN a return probe saves at entry
  * @nr_args: entries in @args
  * @args: the arguments, in order
+ * @watch: a wprobe's access and length
  *
  * Argument carets: argument i points at word i + 2 of the command even
  * when $arg* expanded into several arguments.
@@ -267,6 +294,7 @@ struct tpp_def {
 	unsigned int nr_eargs;
 	unsigned int nr_args;
 	struct tpp_arg *args;
+	struct tpp_watch watch;
 };
 
 /**
@@ -432,6 +460,8 @@ int tpp_error_set(struct tpp_error *err, int id, unsigned int pos, int errnum);
 int tpp_parse_event_name(const char *cmd, unsigned int start, unsigned int len,
 			 struct tpp_name *name, struct tpp_error *err);
 struct tpp_def *tpp_parse_kprobe(const char *cmd, const struct tpp_env *env,
+				 struct tpp_error *err);
+struct tpp_def *tpp_parse_wprobe(const char *cmd, const struct tpp_env *env,
 				 struct tpp_error *err);
 struct tpp_def *tpp_parse_args(const char *cmd, unsigned int first,
 			       unsigned int flags, const char *func,

@@ -124,3 +124,13 @@ TPP_ERR(TYPECAST_NOT_ALIGNED, "Typecast field option is not byte-aligned")
 TPP_ERR(TYPECAST_BAD_ARROW, "Typecast field option does not support -> operator")
 /* Ours: where newer kernels' text misleads (kprobetrace.rst "BTF typecasts") */
 TPP_ERR(TYPECAST_NO_STRUCT, "No structure or union of this name in the kernel's BTF")
+/* Ours: wprobes (kprobetrace.rst "Watchpoint events") */
+TPP_ERR(WATCH_SPEC,	"A watch is [r|w|rw]@<address|symbol>[:<length>]")
+TPP_ERR(WATCH_ACCESS,	"Watch access must be r, w or rw")
+TPP_ERR(WATCH_LEN,	"Watch length must be 1, 2, 4 or 8")
+TPP_ERR(WATCH_LEN_ARCH,	"This architecture can not watch this length")
+TPP_ERR(WATCH_ALIGN,	"The watched address is not aligned to the watch length")
+TPP_ERR(WATCH_USER,	"This address is not in kernel space")
+TPP_ERR(WATCH_TEXT,	"This address is code, not data")
+TPP_ERR(WATCH_UNMAPPED,	"Nothing is mapped at this address")
+TPP_ERR(WATCH_SLOTS,	"No free watchpoint slot: perf, ptrace, kgdb or other wprobes hold them")

@@ -11,6 +11,8 @@
  *   TPP_CASE_N(CMD, ID)                  its ":GROUP/EVENT" refused, as
  *                                        the f, t and e heads parse it
  *   TPP_CASE_OK(ENV, CMD)                kprobe CMD accepted
+ *   TPP_CASE_W(ENV, CMD, ID, ERRNO)      wprobe CMD refused
+ *   TPP_CASE_WOK(ENV, CMD)               wprobe CMD accepted
  *
  * A '^' in CMD marks where error_log's caret must be; it is not parsed.
  * Every caret-encoded case of the 6.12 selftests is here (kprobe_syntax_
@@ -403,3 +405,42 @@ TPP_CASE_K(X86, "p dput ^%nope:%pd", REG, -EINVAL)
 TPP_CASE_K(X86, "p dput a=^%nope:%pD", REG, -EINVAL)
 TPP_CASE_K(X86, "p dput a=%ax:^u8:%pd", TYPE, -EINVAL)
 TPP_CASE_K(X86, "p dput $stack:u8[2]^:%pd", ARRAY_SUFFIX, -EINVAL)
+
+/* wprobes: the watch, then what the accessing instruction has to give */
+TPP_CASE_WOK(X86, "w w@jiffies")
+TPP_CASE_WOK(X86, "w:grp/ev r@panic_timeout:4 v=+0($addr):s32 $comm %ax")
+TPP_CASE_WOK(X86, "w @0xffff888000001000:8 $addr +0($addr):x64")
+TPP_CASE_WOK(ARM64, "w:ev rw@jiffies:8 %x0 $stack $stack3 @panic_timeout")
+TPP_CASE_WOK(X86, "w:ev w@jiffies-8:2 +0(@linux_proc_banner):string")
+TPP_CASE_WOK(X86, "w:ev w@trace_printk:trace_printk_irq_work+8:2")
+/* a ':' of MOD:SYM is no length */
+TPP_CASE_WOK(X86, "w:ev w@trace_printk:trace_printk_irq_work")
+TPP_CASE_WOK(BTF, "w:ev w@jiffies $current->f_mode (file)$addr->f_mode")
+TPP_CASE_W(X86, "w:ev ^jiffies", WATCH_SPEC, -EINVAL)
+TPP_CASE_W(X86, "w:ev ^x@jiffies", WATCH_ACCESS, -EINVAL)
+TPP_CASE_W(X86, "w:ev ^wr@jiffies", WATCH_ACCESS, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies:^3", WATCH_LEN, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies:^16", WATCH_LEN, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies:^", WATCH_LEN, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@^nosuch", SYM_UNKNOWN, -ENOENT)
+TPP_CASE_W(X86, "w:ev w@^nosuch:4", SYM_UNKNOWN, -ENOENT)
+TPP_CASE_W(X86, "w:ev w@^nomod:var", SYM_UNKNOWN, -ENOENT)
+TPP_CASE_W(X86, "w:ev w@^name_show", SYM_AMBIGUOUS, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@^jiffies+x", PLACE, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@^0xzz", PLACE, -EINVAL)
+TPP_CASE_W(X86, "w:ev rw@^:4", PLACE, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@^", PLACE, -EINVAL)
+TPP_CASE_W(X86, "w:^ w@jiffies", EVENT_EMPTY, -EINVAL)
+TPP_CASE_W(X86, "w:^1ev w@jiffies", EVENT_CHARS, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies ^$arg1", ARGS_PLACE, -EINVAL)
+TPP_CASE_W(BTF, "w:ev w@jiffies ^$arg*", ARGS_PLACE, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies ^$retval", RETVAL_ON_ENTRY, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies ^@entry($addr)", ENTRY_ON_PROBE, -EINVAL)
+TPP_CASE_W(BTF, "w:ev w@jiffies ^file", BTF_NOSUP, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies ^$addrx", VAR, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies ^$stack99999999", STACK_INDEX, -EINVAL)
+TPP_CASE_W(X86, "w:ev w@jiffies a=$addr ^a=$comm", NAME_USED, -EINVAL)
+TPP_CASE_W(X86, "wx:ev w@jiffies", NONE, -ECANCELED)
+TPP_CASE_W(X86, "p:ev vfs_read", NONE, -ECANCELED)
+/* $addr is a wprobe's only */
+TPP_CASE_K(X86, "p vfs_read ^$addr", VAR, -EINVAL)

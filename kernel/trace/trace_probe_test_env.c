@@ -163,6 +163,7 @@ static const struct fake_sym syms[] = {
 	{ NULL, "_sdata" }, { NULL, "linux_proc_banner" },
 	{ NULL, "name_show" }, { NULL, "name_show" }, { NULL, "name_show" },
 	{ NULL, "longfunc" }, { NULL, "noparams" }, { NULL, "nobtf" },
+	{ NULL, "jiffies" }, { NULL, "panic_timeout" },
 	{ "trace_printk", "trace_printk_irq_work" },
 	{ "dup", "dupsym" }, { "dup", "dupsym" },
 	{ NULL, NULL },
@@ -596,13 +597,15 @@ bool tpp_test_run(const struct tpp_test_case *c, struct tpp_test_got *got)
 	}
 	if (c->kind == TPP_TEST_ARGS)
 		def = tpp_parse_args(cmd, 2, c->flags, c->func, env, &got->err);
+	else if (c->kind == TPP_TEST_WPROBE || c->kind == TPP_TEST_WACCEPT)
+		def = tpp_parse_wprobe(cmd, env, &got->err);
 	else
 		def = tpp_parse_kprobe(cmd, env, &got->err);
 	ret = IS_ERR(def) ? PTR_ERR(def) : 0;
 	if (!ret)
 		tpp_free(def);
 	kfree(cmd);
-	if (c->kind == TPP_TEST_ACCEPT)
+	if (c->kind == TPP_TEST_ACCEPT || c->kind == TPP_TEST_WACCEPT)
 		return !ret && !got->err.errnum;
 	return tpp_test_refused(c, got, ret);
 }

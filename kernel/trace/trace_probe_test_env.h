@@ -66,6 +66,8 @@ enum tpp_test_kind {
 	TPP_TEST_ARGS,		/* the arguments from word 2 on, refused */
 	TPP_TEST_NAME,		/* the ":GROUP/EVENT" of word 0, refused */
 	TPP_TEST_ACCEPT,	/* a whole kprobe definition, accepted */
+	TPP_TEST_WPROBE,	/* a whole wprobe definition, refused */
+	TPP_TEST_WACCEPT,	/* a whole wprobe definition, accepted */
 };
 
 /**
@@ -107,6 +109,10 @@ struct tpp_test_got {
 	{ TPP_TEST_NAME, TPP_TEST_X86, 0, NULL, cmd, TPP_E_##id, -EINVAL },
 #define TPP_CASE_OK(env, cmd) \
 	{ TPP_TEST_ACCEPT, TPP_TEST_##env, 0, NULL, cmd, TPP_E_NONE, 0 },
+#define TPP_CASE_W(env, cmd, id, e) \
+	{ TPP_TEST_WPROBE, TPP_TEST_##env, 0, NULL, cmd, TPP_E_##id, e },
+#define TPP_CASE_WOK(env, cmd) \
+	{ TPP_TEST_WACCEPT, TPP_TEST_##env, 0, NULL, cmd, TPP_E_NONE, 0 },
 
 /* Longer than the longest case */
 #define TPP_TEST_CMD_MAX	8192

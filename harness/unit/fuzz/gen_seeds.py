@@ -11,8 +11,9 @@ Every probe definition of:
     articles), one a line, as --extract took them from the documents'
     echo lines, here-documents written to kprobe_events, code blocks and
     `code` spans;
-  - harness/unit/trace_probe_test.c and probe_fetch_test.c: the string
-    literals that are commands (macros such as TESTEV expanded).
+  - harness/unit/trace_probe_test.c, probe_fetch_test.c and the KUnit
+    table kernel/trace/trace_probe_test_cases.h: the string literals that
+    are commands (macros such as TESTEV expanded, the caret mark removed).
 
 Each becomes one file: the three header bytes fuzz_probe.c reads (kernel,
 argument mode and function picked from the line), then the line.  Usage:
@@ -221,7 +222,7 @@ def tc_lines_env(lines, env):
 
 # ---- Documents: definitions quoted in prose (--extract) ----
 
-DEF_RE = re.compile(r"^(?:[pr]\d*|[fte])(?::\S*)?\s+\S")
+DEF_RE = re.compile(r"^(?:[pr]\d*|[ftew])(?::\S*)?\s+\S")
 
 
 def doc_lines(path):
@@ -284,7 +285,7 @@ def c_unescape(s):
 
 TOKEN_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"|([A-Za-z_]\w*)|(/\*.*?\*/)|'
                       r"(\s+)|(.)", re.S)
-CMD_RE = re.compile(r"^\^?[prfte][0-9]*(?:[:\s^]|$)")
+CMD_RE = re.compile(r"^\^?[prftew][0-9]*(?:[:\s^]|$)")
 
 
 def c_strings(path):
@@ -393,8 +394,9 @@ def main():
         lines += corpus_lines(path)
     lines += limit_lines()
     contract = set(corpus_lines(contract_path))
-    for name in ("trace_probe_test.c", "probe_fetch_test.c"):
-        lines += c_strings(os.path.join(UNIT, name))
+    for name in ("trace_probe_test.c", "probe_fetch_test.c",
+                 "../../kernel/trace/trace_probe_test_cases.h"):
+        lines += c_strings(os.path.normpath(os.path.join(UNIT, name)))
 
     seeds = {}
     for line in lines:
