@@ -12,6 +12,9 @@
  * One question is asked only after a kprobe failed to register: whether
  * the architecture refuses the instruction at the address, so that
  * error_log can say so (probe_arch_insn_check()).
+ *
+ * Wprobe events ask what a hardware data watchpoint is here
+ * (probe_arch_watch()), when one is defined.
  */
 #ifndef _LINUX_PROBE_REGS_H
 #define _LINUX_PROBE_REGS_H
@@ -168,5 +171,29 @@ enum probe_insn_verdict {
  * Return: the verdict.
  */
 enum probe_insn_verdict probe_arch_insn_check(unsigned long addr);
+
+/**
+ * struct probe_watch_arch - a hardware data watchpoint, as wprobes use it
+ * @slots: data watchpoints each CPU has
+ * @lens: the lengths in bytes a watch may have, a mask of BIT(len); the
+ *	watched address is aligned to its length
+ *
+ * Whether the trap comes before or after the access (what the handler's
+ * registers and the watched memory hold) is the architecture's too; it is
+ * said where probe_arch_watch() is defined, and in kprobetrace.rst.
+ */
+struct probe_watch_arch {
+	unsigned int slots;
+	unsigned int lens;
+};
+
+/**
+ * probe_arch_watch() - what a data watchpoint is on this architecture
+ * @w: filled in
+ *
+ * Asked with CONFIG_HAVE_HW_BREAKPOINT only.  The generic answer: the
+ * hw_breakpoint layer's data slots, and 1, 2, 4 and (64-bit) 8 bytes.
+ */
+void probe_arch_watch(struct probe_watch_arch *w);
 
 #endif /* _LINUX_PROBE_REGS_H */
