@@ -49,6 +49,7 @@ EXTENSIONS = [
     "patches/tprobe-stub-sharing.patch",
     "patches/kprobe-release-batch.patch",
     "patches/probe-delete-deferred.patch",
+    "patches/wprobe-events.patch",
 ]
 DOC = "Documentation/trace/kprobetrace.rst"
 DOC_SPLIT = "patches/kprobetrace-reference.patch"

@@ -10,7 +10,6 @@
  * Arguments follow AAPCS64: the first eight in x0..x7, the others on the
  * stack at the entry, one 8-byte slot each from the stack pointer up.
  */
-#include <linux/hw_breakpoint.h>
 #include <linux/kernel.h>
 #include <linux/probe_regs.h>
 #include <linux/ptrace.h>
@@ -69,19 +68,3 @@ int probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
 				 ARRAY_SIZE(arm64_probe_arg_regs), 0, n, loc);
 }
 
-#ifdef CONFIG_HAVE_HW_BREAKPOINT
-/*
- * A watchpoint is a fault: the exception comes before the accessing
- * instruction executes, with the pc at it, and the kernel steps it once
- * the handler has returned.  So a wprobe's handler sees the registers
- * before the access and the memory as it was (the old value of a write).
- * WCR's byte address select covers 1 to 8 bytes of an aligned doubleword;
- * a power of two at an address aligned to it always fits.  ID_AA64DFR0_EL1
- * says how many there are.
- */
-void probe_arch_watch(struct probe_watch_arch *w)
-{
-	w->slots = hw_breakpoint_slots(TYPE_DATA);
-	w->lens = BIT(1) | BIT(2) | BIT(4) | BIT(8);
-}
-#endif

@@ -15,7 +15,6 @@
  * return address: stack word 1 is the first of them.
  */
 #include <linux/ctype.h>
-#include <linux/hw_breakpoint.h>
 #include <linux/kernel.h>
 #include <linux/probe_regs.h>
 #include <linux/ptrace.h>
@@ -116,18 +115,3 @@ int probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
 				 ARRAY_SIZE(x86_probe_arg_regs), 1, n, loc);
 }
 
-#ifdef CONFIG_HAVE_HW_BREAKPOINT
-/*
- * A data breakpoint is a trap: #DB comes once the accessing instruction has
- * completed, so a wprobe's handler sees the registers after it (the ip at
- * the next instruction) and the memory it wrote.  DR7 watches 1, 2, 4 and,
- * in long mode, 8 bytes at an address aligned to them; DR0-DR3 are the
- * slots.
- */
-void probe_arch_watch(struct probe_watch_arch *w)
-{
-	w->slots = HBP_NUM;
-	w->lens = BIT(1) | BIT(2) | BIT(4) |
-		  (IS_ENABLED(CONFIG_X86_64) ? BIT(8) : 0);
-}
-#endif

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arm64 hardware data watchpoints, as wprobe events use them (see
+ * <linux/probe_regs.h>).
+ *
+ * A watchpoint is a fault: the exception comes before the accessing
+ * instruction executes, with the pc at it, and the kernel steps it once
+ * the handler has returned.  So a wprobe's handler sees the registers
+ * before the access and the memory as it was (the old value of a write).
+ * WCR's byte address select covers 1 to 8 bytes of an aligned doubleword;
+ * a power of two at an address aligned to it always fits.  ID_AA64DFR0_EL1
+ * says how many there are.
+ */
+#include <linux/bits.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/probe_regs.h>
+
+void probe_arch_watch(struct probe_watch_arch *w)
+{
+	w->slots = hw_breakpoint_slots(TYPE_DATA);
+	w->lens = BIT(1) | BIT(2) | BIT(4) | BIT(8);
+}
