@@ -67,4 +67,3 @@ int probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
 	return probe_arg_in_regs(arm64_probe_arg_regs,
 				 ARRAY_SIZE(arm64_probe_arg_regs), 0, n, loc);
 }
-

@@ -114,4 +114,3 @@ int probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
 	return probe_arg_in_regs(x86_probe_arg_regs,
 				 ARRAY_SIZE(x86_probe_arg_regs), 1, n, loc);
 }
-
