@@ -1241,6 +1241,7 @@ static void test_wprobe(void)
 	CHECK(!IS_ERR(def) && def->kind == 'w' && def->flags == TPP_WATCH &&
 	      def->watch.access == TPP_WATCH_W &&
 	      def->watch.len == sizeof(long) && def->watch.len_pos == 11 &&
+	      def->watch.pos == 2 &&
 	      def->place_pos == 4 && !strcmp(def->symbol, "jiffies") &&
 	      !def->offset && !def->module && !strcmp(def->group, "wprobes") &&
 	      !strcmp(def->event, "w_jiffies") && !def->nr_args);

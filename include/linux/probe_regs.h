@@ -177,6 +177,8 @@ enum probe_insn_verdict probe_arch_insn_check(unsigned long addr);
  * @slots: data watchpoints each CPU has
  * @lens: the lengths in bytes a watch may have, a mask of BIT(len); the
  *	watched address is aligned to its length
+ * @accesses: the accesses a watch may trap on, a mask of BIT(HW_BREAKPOINT_R),
+ *	BIT(HW_BREAKPOINT_W) and BIT(HW_BREAKPOINT_RW)
  *
  * Whether the trap comes before or after the access (what the handler's
  * registers and the watched memory hold) is the architecture's too; it is
@@ -185,6 +187,7 @@ enum probe_insn_verdict probe_arch_insn_check(unsigned long addr);
 struct probe_watch_arch {
 	unsigned int slots;
 	unsigned int lens;
+	unsigned int accesses;
 };
 
 /**
@@ -192,7 +195,8 @@ struct probe_watch_arch {
  * @w: filled in
  *
  * Asked with CONFIG_HAVE_HW_BREAKPOINT only.  The generic answer: the
- * hw_breakpoint layer's data slots, and 1, 2, 4 and (64-bit) 8 bytes.
+ * hw_breakpoint layer's data slots, 1, 2, 4 and (64-bit) 8 bytes, and
+ * writes or both reads and writes (some hardware has no read-only kind).
  */
 void probe_arch_watch(struct probe_watch_arch *w);
 

@@ -2405,6 +2405,7 @@ static int parse_watch(struct tpp_state *st)
 	unsigned int place_len;
 	int ret;
 
+	st->def->watch.pos = st->word[1].start;
 	if (!at)
 		return word_fail(st, 1, 0, TPP_E_WATCH_SPEC, -EINVAL);
 	ret = parse_watch_access(st, at - w);

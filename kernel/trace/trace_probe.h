@@ -241,12 +241,14 @@ struct tpp_arg {
  *	place in &tpp_def.symbol, &tpp_def.offset and &tpp_def.addr
  * @access: TPP_WATCH_R, TPP_WATCH_W or both
  * @len: bytes watched: 1, 2, 4 or 8
+ * @pos: caret position of the watch word (its access)
  * @len_pos: caret position of LEN, or of the byte after the place word
  *	when LEN was not written
  */
 struct tpp_watch {
 	u8 access;
 	u8 len;
+	unsigned int pos;
 	unsigned int len_pos;
 };
 

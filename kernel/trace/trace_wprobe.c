@@ -116,6 +116,13 @@ NOKPROBE_SYMBOL(tw_handler);
 
 /* ---- The breakpoints, one per online CPU ---- */
 
+/* The hw_breakpoint type of a watch's access */
+static int tw_bp_type(const struct tpp_watch *watch)
+{
+	return (watch->access & TPP_WATCH_R ? HW_BREAKPOINT_R : 0) |
+	       (watch->access & TPP_WATCH_W ? HW_BREAKPOINT_W : 0);
+}
+
 static struct perf_event *tw_bp_new(struct trace_wprobe *tw, unsigned int cpu)
 {
 	const struct tpp_watch *watch = &tw->tp.def->watch;
@@ -124,8 +131,7 @@ static struct perf_event *tw_bp_new(struct trace_wprobe *tw, unsigned int cpu)
 	hw_breakpoint_init(&attr);
 	attr.bp_addr = tw->addr;
 	attr.bp_len = watch->len;	/* HW_BREAKPOINT_LEN_N is N */
-	attr.bp_type = (watch->access & TPP_WATCH_R ? HW_BREAKPOINT_R : 0) |
-		       (watch->access & TPP_WATCH_W ? HW_BREAKPOINT_W : 0);
+	attr.bp_type = tw_bp_type(watch);
 	attr.disabled = !tw->armed;
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, tw_handler,
 						tw);
@@ -322,6 +328,9 @@ static int tw_check_addr(const struct tpp_def *def, unsigned long addr,
 	if (copy_from_kernel_nofault(&buf, (void *)addr, len))
 		return tpp_error_set(err, TPP_E_WATCH_UNMAPPED, pos, -EFAULT);
 	probe_arch_watch(&arch);
+	if (!(arch.accesses & BIT(tw_bp_type(&def->watch))))
+		return tpp_error_set(err, TPP_E_WATCH_ACCESS_ARCH,
+				     def->watch.pos, -EINVAL);
 	if (!(arch.lens & BIT(len)))
 		return tpp_error_set(err, TPP_E_WATCH_LEN_ARCH,
 				     def->watch.len_pos, -EINVAL);
@@ -331,6 +340,33 @@ static int tw_check_addr(const struct tpp_def *def, unsigned long addr,
 }
 
 /* ---- Creating a probe from its definition ---- */
+
+/*
+ * One wprobe per byte: hardware that finds two watchpoints on an access
+ * may report either one or both (x86 reports both, QEMU's x86 the first
+ * only), so two events on the same bytes would not both be told of every
+ * access.  A byte is watched by one event, and the event's filters and
+ * triggers do the rest.
+ */
+static int tw_check(struct trace_probe *tp, struct probe_event *ev,
+		    struct tpp_error *err)
+{
+	const struct trace_wprobe *tw = tw_of(tp), *other;
+	unsigned int len = tp->def->watch.len;
+	struct dyn_event *pos;
+
+	lockdep_assert_held(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tw(pos))
+			continue;
+		other = tw_of(to_trace_probe(pos));
+		if (other->attached && tw->addr < other->addr +
+		    other->tp.def->watch.len && other->addr < tw->addr + len)
+			return tpp_error_set(err, TPP_E_WATCH_TAKEN,
+					     tp->def->place_pos, -EBUSY);
+	}
+	return 0;
+}
 
 /* Parse "w..." and check what it watches; errors in @err */
 static struct tpp_def *tw_parse(const char *cmd, unsigned long *addr,
@@ -416,6 +452,7 @@ static const struct probe_event_ops tw_event_ops = {
 	.disarm = tw_disarm,
 	.head = PROBE_HEAD_IP,
 	.single = true,
+	.check = tw_check,
 	.attach = tw_attach,
 	.refused = tw_refused,
 	.detach = tw_detach,

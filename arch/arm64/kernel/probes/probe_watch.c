@@ -8,8 +8,8 @@
  * the handler has returned.  So a wprobe's handler sees the registers
  * before the access and the memory as it was (the old value of a write).
  * WCR's byte address select covers 1 to 8 bytes of an aligned doubleword;
- * a power of two at an address aligned to it always fits.  ID_AA64DFR0_EL1
- * says how many there are.
+ * a power of two at an address aligned to it always fits; WCR.LSC takes
+ * loads, stores or both.  ID_AA64DFR0_EL1 says how many there are.
  */
 #include <linux/bits.h>
 #include <linux/hw_breakpoint.h>
@@ -19,4 +19,6 @@ void probe_arch_watch(struct probe_watch_arch *w)
 {
 	w->slots = hw_breakpoint_slots(TYPE_DATA);
 	w->lens = BIT(1) | BIT(2) | BIT(4) | BIT(8);
+	w->accesses = BIT(HW_BREAKPOINT_R) | BIT(HW_BREAKPOINT_W) |
+		      BIT(HW_BREAKPOINT_RW);
 }
