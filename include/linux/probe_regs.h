@@ -178,7 +178,8 @@ enum probe_insn_verdict probe_arch_insn_check(unsigned long addr);
  * @lens: the lengths in bytes a watch may have, a mask of BIT(len); the
  *	watched address is aligned to its length
  * @accesses: the accesses a watch may trap on, a mask of BIT(HW_BREAKPOINT_R),
- *	BIT(HW_BREAKPOINT_W) and BIT(HW_BREAKPOINT_RW)
+ *	BIT(HW_BREAKPOINT_W) and BIT(HW_BREAKPOINT_RW) (some hardware has no
+ *	read-only kind)
  *
  * Whether the trap comes before or after the access (what the handler's
  * registers and the watched memory hold) is the architecture's too; it is
@@ -194,9 +195,9 @@ struct probe_watch_arch {
  * probe_arch_watch() - what a data watchpoint is on this architecture
  * @w: filled in
  *
- * Asked with CONFIG_HAVE_HW_BREAKPOINT only.  The generic answer: the
- * hw_breakpoint layer's data slots, 1, 2, 4 and (64-bit) 8 bytes, and
- * writes or both reads and writes (some hardware has no read-only kind).
+ * Each architecture that builds wprobe events (CONFIG_WPROBE_EVENTS)
+ * defines it: there is no generic answer, as whether the kernel steps over
+ * an access its watchpoint trapped on is the architecture's too.
  */
 void probe_arch_watch(struct probe_watch_arch *w);
 

@@ -91,13 +91,6 @@ static struct trace_wprobe *tw_first(struct probe_event *ev)
 	return tp ? tw_of(tp) : NULL;
 }
 
-/* Architectures without their own answer (see <linux/probe_regs.h>) */
-void __weak probe_arch_watch(struct probe_watch_arch *w)
-{
-	w->slots = hw_breakpoint_slots(TYPE_DATA);
-	w->lens = BIT(1) | BIT(2) | BIT(4) | (BITS_PER_LONG == 64 ? BIT(8) : 0);
-}
-
 /* ---- The hit path ---- */
 
 static void tw_handler(struct perf_event *bp, struct perf_sample_data *data,
@@ -112,6 +105,7 @@ static void tw_handler(struct perf_event *bp, struct perf_sample_data *data,
 	if (flags & PROBE_EVENT_F_PERF)
 		probe_ip_perf(&tw->tp, regs, &tw->addr, ip, false, 0);
 }
+
 NOKPROBE_SYMBOL(tw_handler);
 
 /* ---- The breakpoints, one per online CPU ---- */
