@@ -172,7 +172,7 @@ baseline: deps
 
 # Benchmarks, upstream vs ours (README.md, Benchmarks): per hit under QEMU
 # -icount, bulk add/enable/disable/delete in wall-clock time; the tables
-# go to harness/bench/results-<arch>.txt.  SUITE=hit,floor,scale,bulk
+# go to harness/bench/results-<arch>.txt.  SUITE=hit,floor,scale,watch,bulk
 # ITERS= ROUNDS= CASES= LONG=1 (10 000 probes).  bench-smoke: one short
 # boot of ours that fails if the benchmark fails; times nothing.
 .PHONY: bench bench-smoke

@@ -8,8 +8,8 @@
  * guest nanosecond is one guest instruction, so the figures are
  * instructions per hit and repeat exactly from boot to boot.
  *
- * Suites (-s, comma-separated): hit, floor, scale, bulk.  Every result is
- * one line starting with "@@KB" (parsed by harness/kpt/bench.py):
+ * Suites (-s, comma-separated): hit, floor, scale, bulk, watch.  Every
+ * result is one line starting with "@@KB" (parsed by harness/kpt/bench.py):
  *
  *   @@KB base <name> ns=<per call>
  *   @@KB hit <case> base=<ns> probed=<ns> delta=<ns> mech=<how it hit>
@@ -32,6 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -99,7 +103,8 @@ static const char ustr[] = "kbench-ustring";
  * the kprobe, fprobe and tprobe (sys_enter) cases, ufunc() of this
  * program for the uprobe ones, write(-1, ...) for the eprobe ones.
  */
-enum how { ENTRY, INT3, OPT, RET, UPROBE, URET, FENTRY, FEXIT, TPROBE, EPROBE };
+enum how { ENTRY, INT3, OPT, RET, UPROBE, URET, FENTRY, FEXIT, TPROBE, EPROBE,
+	   WATCH };
 
 struct hcase {
 	const char *name;
@@ -183,6 +188,8 @@ __attribute__((noinline)) long ufunc(const char *s, long a, long b, long c)
 	return a + b + c;
 }
 
+static double watch_loop(long n);
+
 /* ns per call of the work a case of this kind probes, over n calls */
 static double loop_of(enum how how, long n)
 {
@@ -199,6 +206,8 @@ static double loop_of(enum how how, long n)
 		for (i = 0; i < n; i++)
 			syscall(SYS_write, -1, ustr, sizeof(ustr) - 1);
 		break;
+	case WATCH:
+		return watch_loop(n);
 	default:
 		for (i = 0; i < n; i++)
 			syscall(SYS_getppid, ustr);
@@ -218,7 +227,8 @@ static double loop(long n)
  */
 static long iters_of(enum how how)
 {
-	long n = how == UPROBE || how == URET ? iters / 8 : iters;
+	long n = how == UPROBE || how == URET || how == WATCH ? iters / 8 :
+		 iters;
 
 	return n > 0 ? n : 1;
 }
@@ -452,6 +462,272 @@ static int selected(const char *name)
 		hit |= !strcmp(tok, name);
 	free(list);
 	return hit;
+}
+
+/*
+ * The watch suite: one write of a kernel variable per call, and what
+ * finding out who writes it costs, three ways.  The loop writes "0" to
+ * /proc/sys/kernel/panic: proc_dointvec() stores it into panic_timeout,
+ * which nothing else touches.
+ *
+ *   wprobe-write        a wprobe event on panic_timeout (ours only)
+ *   wprobe-write-val    the same, recording the value
+ *   perf-bp-write       perf's mem:ADDR:w, as perf record samples it: a
+ *                       breakpoint perf event on this task, IP, TID and
+ *                       TIME into a ring buffer mmap()ed here
+ *   kprobe-store        a kprobe event on the instruction that stores
+ *                       (found with the perf event first: its sample's IP
+ *                       is that instruction on arm64, the next one on x86)
+ */
+#define WATCH_VAR "panic_timeout"
+#define WATCH_FILE "/proc/sys/kernel/panic"
+#define PERF_PAGES 256		/* data pages: a round's samples fit */
+
+static int watch_fd = -1;
+
+static double watch_loop(long n)
+{
+	double t0 = now_ns();
+
+	for (long i = 0; i < n; i++)
+		pwrite(watch_fd, "0\n", 2, 0);
+	return (now_ns() - t0) / n;
+}
+
+/* The address of kallsyms symbol @name, or of the text symbol holding @addr */
+static unsigned long ksym(const char *name, unsigned long addr, char *sym,
+			  size_t len)
+{
+	unsigned long a, best = 0;
+	char line[512], n[256], t;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", &a, &t, n) != 3)
+			continue;
+		if (name && !strcmp(n, name)) {
+			best = a;
+			break;
+		}
+		if (!name && (t == 't' || t == 'T') && a <= addr && a > best) {
+			best = a;
+			snprintf(sym, len, "%s", n);
+		}
+	}
+	if (f)
+		fclose(f);
+	return best;
+}
+
+struct perf_bp {
+	int fd;
+	struct perf_event_mmap_page *meta;
+	size_t size;
+};
+
+static int perf_bp_open(struct perf_bp *pb, unsigned long addr)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = HW_BREAKPOINT_W,
+		.bp_addr = addr,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME,
+		.disabled = 1,
+	};
+
+	pb->size = (1 + PERF_PAGES) * sysconf(_SC_PAGESIZE);
+	pb->fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (pb->fd < 0)
+		return -errno;
+	pb->meta = mmap(NULL, pb->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			pb->fd, 0);
+	if (pb->meta == MAP_FAILED) {
+		close(pb->fd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void perf_bp_close(struct perf_bp *pb)
+{
+	munmap(pb->meta, pb->size);
+	close(pb->fd);
+}
+
+/* Drop what the buffer holds, as perf record would have read it */
+static void perf_bp_drain(struct perf_bp *pb)
+{
+	__atomic_store_n(&pb->meta->data_tail,
+			 __atomic_load_n(&pb->meta->data_head, __ATOMIC_ACQUIRE),
+			 __ATOMIC_RELEASE);
+}
+
+/* The IP of the first sample in the buffer, or 0 */
+static unsigned long perf_bp_first_ip(struct perf_bp *pb)
+{
+	char *data = (char *)pb->meta + pb->meta->data_offset;
+	struct perf_event_header *h = (void *)(data + pb->meta->data_tail %
+					       pb->meta->data_size);
+
+	if (__atomic_load_n(&pb->meta->data_head, __ATOMIC_ACQUIRE) ==
+	    pb->meta->data_tail || h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	return *(unsigned long *)(h + 1);
+}
+
+static int perf_bp_enable(struct perf_bp *pb, int on)
+{
+	return ioctl(pb->fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+		     0) ? -errno : 0;
+}
+
+/* Per write, the median over rounds, with the perf event on and off */
+static void run_perf_bp(struct perf_bp *pb, const char *name)
+{
+	double b[MAXR], p[MAXR], d[MAXR];
+	long n = iters_of(WATCH);
+
+	if (perf_bp_enable(pb, 1)) {
+		err(name, "enable: %s", strerror(errno));
+		return;
+	}
+	watch_loop(n / 4);
+	for (int r = 0; r < rounds; r++) {
+		perf_bp_enable(pb, 0);
+		b[r] = watch_loop(n);
+		perf_bp_drain(pb);
+		perf_bp_enable(pb, 1);
+		p[r] = watch_loop(n);
+		d[r] = p[r] - b[r];
+	}
+	perf_bp_enable(pb, 0);
+	if (median(d, rounds) < 20)
+		err(name, "the breakpoint never hit");
+	printf("@@KB hit %s base=%.1f probed=%.1f delta=%.1f mech=perf off=0\n",
+	       name, median(b, rounds), median(p, rounds), median(d, rounds));
+	fflush(stdout);
+}
+
+/*
+ * "SYM+OFF" of the instruction that stores into the variable: the IP of a
+ * perf sample, and on x86 (a trap comes after the access) the last
+ * instruction boundary before it, which is the first offset below where
+ * a kprobe registers.
+ */
+static int store_place(unsigned long ip, char *place, size_t len)
+{
+	char sym[256] = "", def[512];
+	unsigned long at = ksym(NULL, ip, sym, sizeof(sym));
+	long off = ip - at;
+
+	if (!at)
+		return -1;
+#ifdef __x86_64__
+	for (long o = off - 1; o >= 0 && o >= off - 15; o--) {
+		snprintf(def, sizeof(def), "p:kb/s %s+%ld", sym, o);
+		if (add_event(def))
+			continue;
+		wfile(TRACEFS "/kprobe_events", "-:kb/s", O_APPEND);
+		snprintf(place, len, "%s+%ld", sym, o);
+		return 0;
+	}
+	return -1;
+#else
+	(void)def;
+	snprintf(place, len, "%s+%ld", sym, off);
+	return 0;
+#endif
+}
+
+/* A wprobe or kprobe event kb/e, measured as the hit suite does */
+static void run_watch_event(const char *name, const char *file,
+			    const char *def)
+{
+	double v[3];
+	int rc = wfile(file, def, O_APPEND);
+
+	if (rc) {
+		err(name, "adding '%s': %s", def, strerror(-rc));
+		return;
+	}
+	rc = measure("kb", "e", 0, 0, 0, WATCH, v);
+	enable("kb", "e", 0);
+	wfile(file, "-:kb/e", O_APPEND);
+	settle_deletes();
+	if (rc || v[2] < 20) {
+		err(name, rc ? "enable failed" : "the probe never hit");
+		return;
+	}
+	printf("@@KB hit %s base=%.1f probed=%.1f delta=%.1f mech=%s off=0\n",
+	       name, v[0], v[1], v[2], strncmp(def, "w:", 2) ? "kprobe" :
+	       "wprobe");
+	fflush(stdout);
+}
+
+static int have_wprobes(void)
+{
+	char *readme = slurp(TRACEFS "/README");
+	int yes = readme && strstr(readme, "w[:[<group>/][<event>]]");
+
+	free(readme);
+	return yes;
+}
+
+static void suite_watch(void)
+{
+	unsigned long addr = ksym(WATCH_VAR, 0, NULL, 0), ip;
+	char place[300], def[400];
+	struct perf_bp pb = { .fd = -1 };
+	double v[MAXR];
+	int rc;
+
+	watch_fd = open(WATCH_FILE, O_WRONLY);
+	if (watch_fd < 0 || !addr) {
+		err("watch", "no %s or no %s in kallsyms", WATCH_FILE, WATCH_VAR);
+		return;
+	}
+	for (int r = 0; r < rounds; r++)
+		v[r] = watch_loop(iters_of(WATCH));
+	printf("@@KB base write-panic ns=%.1f\n", median(v, rounds));
+	rc = perf_bp_open(&pb, addr);
+	if (rc) {
+		err("perf-bp-write", "perf_event_open: %s", strerror(-rc));
+		return;
+	}
+	perf_bp_enable(&pb, 1);
+	watch_loop(1);
+	perf_bp_enable(&pb, 0);
+	ip = perf_bp_first_ip(&pb);
+	if (selected("perf-bp-write"))
+		run_perf_bp(&pb, "perf-bp-write");
+	perf_bp_close(&pb);
+	if (selected("kprobe-store")) {
+		if (!ip || store_place(ip, place, sizeof(place))) {
+			err("kprobe-store", "no store instruction (ip %lx)", ip);
+		} else {
+			snprintf(def, sizeof(def), "p:kb/e %s", place);
+			run_watch_event("kprobe-store", TRACEFS "/kprobe_events",
+					def);
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "wprobe-write-val" : "wprobe-write";
+
+		if (!selected(name))
+			continue;
+		if (!have_wprobes()) {
+			printf("@@KB skip %s no wprobe events\n", name);
+			continue;
+		}
+		snprintf(def, sizeof(def), "w:kb/e w@" WATCH_VAR ":4%s",
+			 i ? " val=+0($addr):s32" : "");
+		run_watch_event(name, TRACEFS "/dynamic_events", def);
+	}
+	close(watch_fd);
 }
 
 /* PATH:0xOFFSET of ufunc() in this program's file, a uprobe's place */
@@ -978,7 +1254,7 @@ static void settle(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kbench [-s hit,floor,scale,bulk] [-c cases] "
+	fprintf(stderr, "usage: kbench [-s hit,floor,scale,bulk,watch] [-c cases] "
 		"[-n iters] [-r rounds] [-N counts] [-B counts] [-o offsets] "
 		"[-m ko]\n");
 	exit(2);
@@ -1019,6 +1295,8 @@ int main(int argc, char **argv)
 			suite_scale();
 		else if (!strcmp(tok, "bulk"))
 			suite_bulk();
+		else if (!strcmp(tok, "watch"))
+			suite_watch();
 		else
 			err("suite", "unknown suite '%s'", tok);
 	}

@@ -21,7 +21,7 @@ from . import initramfs, paths, qemu
 from .util import log, run
 
 BENCH = os.path.join(paths.HARNESS, "bench")
-ICOUNT_SUITES = ("hit", "floor", "scale")
+ICOUNT_SUITES = ("hit", "floor", "scale", "watch")
 WALL_SUITES = ("bulk",)
 KERNELS = ("upstream", "ours")
 CROSS_LIBC = {"arm64": "libc6-dev-arm64-cross"}
@@ -39,7 +39,8 @@ class Params:
 
     def __init__(self, env=os.environ, smoke=False):
         self.suites = [s for s in re.split(r"[ ,]+", env.get("SUITE") or
-                                           "hit,floor,scale,bulk") if s]
+                                           "hit,floor,scale,watch,bulk")
+                       if s]
         for s in self.suites:
             if s not in ICOUNT_SUITES + WALL_SUITES:
                 raise SystemExit(f"ktest: unknown SUITE '{s}'")
@@ -59,12 +60,13 @@ class Params:
         self.bulk_icount = env.get("BULK_ICOUNT", "0") not in ("", "0")
         self.smoke = smoke
         if smoke:
-            self.suites = ["hit", "floor", "scale", "bulk"]
+            self.suites = ["hit", "floor", "scale", "watch", "bulk"]
             self.iters, self.rounds = 2000, 1
             # one case of each probe type (fprobe and tprobe: x86_64)
             self.cases = ("kprobe-0,kretprobe-retval,filter-drop,"
                           "floor-kprobe,uprobe-string,uretprobe-retval,"
-                          "fexit-4arg,tprobe-0,eprobe-2field")
+                          "fexit-4arg,tprobe-0,eprobe-2field,"
+                          "wprobe-write,perf-bp-write,kprobe-store")
             self.scale, self.bulk, self.bulk_rounds = "0,10", "10", 1
 
 

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# perf record and trace-cmd record on a wprobe event ("w" in
+# dynamic_events): a hardware watchpoint seen as a tracepoint event.
+. /kpt/clients/lib.sh
+need perf trace-cmd
+grep -q 'w\[:\[<group>/\]\[<event>\]\]' $T/README || skip "no wprobe events"
+
+PANIC=/proc/sys/kernel/panic
+OLD=$(cat $PANIC)
+echo 'w:wprobes/cpt w@panic_timeout:4 val=+0($addr):s32' >> $T/dynamic_events ||
+	fail "cannot add wprobes/cpt"
+
+# x86 records the value a write leaves (the clients run on x86_64)
+run perf record -e wprobes:cpt -a -o /tmp/w.data -- sh -c "echo 321 > $PANIC"
+rc_is 0
+run perf script -i /tmp/w.data
+rc_is 0
+has '^ +sh +[0-9]+ .* wprobes:cpt: \(ffff[0-9a-f]+\) val=321$'
+
+cd /tmp
+run trace-cmd record -e wprobes:cpt -o /tmp/w.dat sh -c "echo 654 > $PANIC"
+rc_is 0
+run trace-cmd report -i /tmp/w.dat
+rc_is 0
+has 'cpt: +\(ffff[0-9a-f]+\) val=654$'
+
+echo "$OLD" > $PANIC
+echo '-:wprobes/cpt' >> $T/dynamic_events || fail "cannot delete wprobes/cpt"
+grep -q '^w:' $T/dynamic_events && fail "wprobes left in dynamic_events"
+assert_clean
