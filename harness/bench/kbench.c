@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
@@ -472,9 +473,10 @@ static int selected(const char *name)
  *
  *   wprobe-write        a wprobe event on panic_timeout (ours only)
  *   wprobe-write-val    the same, recording the value
- *   perf-bp-write       perf's mem:ADDR:w, as perf record samples it: a
- *                       breakpoint perf event on this task, IP, TID and
- *                       TIME into a ring buffer mmap()ed here
+ *   perf-bp-write       perf's mem:ADDR:w, as perf record -a samples it:
+ *                       a breakpoint perf event on CPU 0, where the suite
+ *                       runs, IP, TID and TIME into a ring buffer
+ *                       mmap()ed here
  *   kprobe-store        a kprobe event on the instruction that stores
  *                       (found with the perf event first: its sample's IP
  *                       is that instruction on arm64, the next one on x86)
@@ -539,8 +541,9 @@ static int perf_bp_open(struct perf_bp *pb, unsigned long addr)
 		.disabled = 1,
 	};
 
+	/* CPU 0's, as perf record -a: arm64 takes no kernel breakpoint per task */
 	pb->size = (1 + PERF_PAGES) * sysconf(_SC_PAGESIZE);
-	pb->fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	pb->fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
 	if (pb->fd < 0)
 		return -errno;
 	pb->meta = mmap(NULL, pb->size, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -618,35 +621,35 @@ static void run_perf_bp(struct perf_bp *pb, const char *name)
  * instruction boundary before it, which is the first offset below where
  * a kprobe registers.
  */
-static int store_place(unsigned long ip, char *place, size_t len)
+static int store_place(unsigned long ip, char *sym, size_t len, long *off)
 {
-	char sym[256] = "", def[512];
-	unsigned long at = ksym(NULL, ip, sym, sizeof(sym));
-	long off = ip - at;
+	unsigned long at = ksym(NULL, ip, sym, len);
+	char def[512];
 
 	if (!at)
 		return -1;
+	*off = ip - at;
 #ifdef __x86_64__
-	for (long o = off - 1; o >= 0 && o >= off - 15; o--) {
+	for (long o = *off - 1; o >= 0 && o >= *off - 15; o--) {
 		snprintf(def, sizeof(def), "p:kb/s %s+%ld", sym, o);
 		if (add_event(def))
 			continue;
 		wfile(TRACEFS "/kprobe_events", "-:kb/s", O_APPEND);
-		snprintf(place, len, "%s+%ld", sym, o);
+		*off = o;
 		return 0;
 	}
 	return -1;
 #else
 	(void)def;
-	snprintf(place, len, "%s+%ld", sym, off);
 	return 0;
 #endif
 }
 
 /* A wprobe or kprobe event kb/e, measured as the hit suite does */
 static void run_watch_event(const char *name, const char *file,
-			    const char *def)
+			    const char *def, const char *sym, long off)
 {
+	const char *mech = "wprobe";
 	double v[3];
 	int rc = wfile(file, def, O_APPEND);
 
@@ -655,6 +658,8 @@ static void run_watch_event(const char *name, const char *file,
 		return;
 	}
 	rc = measure("kb", "e", 0, 0, 0, WATCH, v);
+	if (sym)	/* a kprobe: how it hits */
+		mech = mechanism(sym, off);
 	enable("kb", "e", 0);
 	wfile(file, "-:kb/e", O_APPEND);
 	settle_deletes();
@@ -663,8 +668,7 @@ static void run_watch_event(const char *name, const char *file,
 		return;
 	}
 	printf("@@KB hit %s base=%.1f probed=%.1f delta=%.1f mech=%s off=0\n",
-	       name, v[0], v[1], v[2], strncmp(def, "w:", 2) ? "kprobe" :
-	       "wprobe");
+	       name, v[0], v[1], v[2], mech);
 	fflush(stdout);
 }
 
@@ -680,11 +684,19 @@ static int have_wprobes(void)
 static void suite_watch(void)
 {
 	unsigned long addr = ksym(WATCH_VAR, 0, NULL, 0), ip;
-	char place[300], def[400];
+	char sym[256] = "", def[400];
+	long off = 0;
 	struct perf_bp pb = { .fd = -1 };
 	double v[MAXR];
 	int rc;
 
+	cpu_set_t cpu0;
+
+	/* the writes happen where the perf event watches */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		err("watch", "cannot run on CPU 0: %s", strerror(errno));
 	watch_fd = open(WATCH_FILE, O_WRONLY);
 	if (watch_fd < 0 || !addr) {
 		err("watch", "no %s or no %s in kallsyms", WATCH_FILE, WATCH_VAR);
@@ -706,12 +718,12 @@ static void suite_watch(void)
 		run_perf_bp(&pb, "perf-bp-write");
 	perf_bp_close(&pb);
 	if (selected("kprobe-store")) {
-		if (!ip || store_place(ip, place, sizeof(place))) {
+		if (!ip || store_place(ip, sym, sizeof(sym), &off)) {
 			err("kprobe-store", "no store instruction (ip %lx)", ip);
 		} else {
-			snprintf(def, sizeof(def), "p:kb/e %s", place);
+			snprintf(def, sizeof(def), "p:kb/e %s+%ld", sym, off);
 			run_watch_event("kprobe-store", TRACEFS "/kprobe_events",
-					def);
+					def, sym, off);
 		}
 	}
 	for (int i = 0; i < 2; i++) {
@@ -725,7 +737,7 @@ static void suite_watch(void)
 		}
 		snprintf(def, sizeof(def), "w:kb/e w@" WATCH_VAR ":4%s",
 			 i ? " val=+0($addr):s32" : "");
-		run_watch_event(name, TRACEFS "/dynamic_events", def);
+		run_watch_event(name, TRACEFS "/dynamic_events", def, NULL, 0);
 	}
 	close(watch_fd);
 }
