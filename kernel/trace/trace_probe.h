@@ -26,9 +26,10 @@
  *		struct trace_probe every tracer's probe starts with
  *		(probe_event.h)
  *   pf_	probe_fetch.c's own statics: print kinds, the program builder
- *   tk_, tf_, te_, tu_	the kprobe, fprobe, eprobe and uprobe tracers'
- *		own helpers, private to trace_kprobe.c, trace_fprobe.c,
- *		trace_eprobe.c and trace_uprobe.c (struct trace_kprobe, ...)
+ *   tk_, tf_, te_, tu_, tw_	the kprobe, fprobe, eprobe, uprobe and
+ *		wprobe tracers' own helpers, private to trace_kprobe.c,
+ *		trace_fprobe.c, trace_eprobe.c, trace_uprobe.c and
+ *		trace_wprobe.c (struct trace_kprobe, ...)
  */
 #ifndef _TRACE_PROBE_H
 #define _TRACE_PROBE_H
