@@ -461,9 +461,10 @@ static struct dyn_event_operations tw_dyn_ops =
 
 #ifdef CONFIG_MODULES
 /*
- * Before the module's memory is freed: no breakpoint stays on it (the
- * memory may be reused by anything), every trace instance stops taking
- * the event, and the event can no longer be enabled.
+ * MODULE_STATE_GOING comes after the module's exit function and before its
+ * memory is freed: no breakpoint may stay on that memory (anything may
+ * reuse it), every trace instance stops taking the event, and the event
+ * can no longer be enabled.
  */
 static void tw_module_going(struct trace_wprobe *tw, struct module *mod)
 {
@@ -501,8 +502,6 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 
 static struct notifier_block tw_module_nb = {
 	.notifier_call = tw_module_notify,
-	/* before the module's own teardown and its memory are gone */
-	.priority = 1,
 };
 
 #define tw_watch_modules()	register_module_notifier(&tw_module_nb)
