@@ -61,7 +61,7 @@ def build_one(a, ours):
     b = kbuild.Build("ours", a, frags=frags)
     t0 = time.monotonic()
     with kbuild.locked(os.path.basename(b.dir)):
-        b.src = kbuild._source("ours")
+        b.src = kbuild.source("ours")
         b.configure(check=False)
         logf = os.path.join(b.dir, "build.log")
         log(f"check-arches: building {a.name} in {b.dir}")
