@@ -458,19 +458,13 @@ static int parse_head(struct tpp_state *st)
 	return 0;
 }
 
-/* SYM[+|-OFFS]: the offset must be 0..UINT_MAX */
-static int split_symbol(struct tpp_state *st, const char *text)
+/* The place's "[MOD:]SYM", @len bytes at @s: &tpp_def.symbol and .module */
+static int set_symbol(struct tpp_state *st, const char *s, unsigned int len)
 {
 	struct tpp_def *def = st->def;
-	const char *sign = strpbrk(text, "+-");
 	const char *colon;
-	long offs = 0;
 
-	if ((sign && kstrtol(sign, 0, &offs)) || offs < 0 || offs > UINT_MAX)
-		return word_fail(st, 1, 0, TPP_E_PLACE, -EINVAL);
-	def->offset = offs;
-	def->symbol = kmemdup_nul(text, sign ? strlen(text) - strlen(sign) :
-					       strlen(text), GFP_KERNEL);
+	def->symbol = kmemdup_nul(s, len, GFP_KERNEL);
 	if (!def->symbol)
 		return no_memory(st);
 	colon = strchr(def->symbol, ':');
@@ -483,6 +477,29 @@ static int split_symbol(struct tpp_state *st, const char *text)
 	return 0;
 }
 
+/* kallsyms entries of the place's symbol; -ENODEV: its module is not loaded */
+static int count_symbol(const struct tpp_state *st)
+{
+	const struct tpp_def *def = st->def;
+	const char *sym = def->symbol;
+
+	if (def->module)
+		sym = strchr(sym, ':') + 1;
+	return st->env->sym_count(st->env->priv, def->module, sym);
+}
+
+/* SYM[+|-OFFS]: the offset must be 0..UINT_MAX */
+static int split_symbol(struct tpp_state *st, const char *text)
+{
+	const char *sign = strpbrk(text, "+-");
+	long offs = 0;
+
+	if ((sign && kstrtol(sign, 0, &offs)) || offs < 0 || offs > UINT_MAX)
+		return word_fail(st, 1, 0, TPP_E_PLACE, -EINVAL);
+	st->def->offset = offs;
+	return set_symbol(st, text, sign ? (size_t)(sign - text) : strlen(text));
+}
+
 /*
  * The symbol must be unique.  A missing symbol fails with -EINVAL here,
  * the errno the tracefs ABI gives for it.
@@ -490,12 +507,8 @@ static int split_symbol(struct tpp_state *st, const char *text)
 static int check_symbol(struct tpp_state *st)
 {
 	const struct tpp_def *def = st->def;
-	const char *sym = def->symbol;
-	int n;
+	int n = count_symbol(st);
 
-	if (def->module)
-		sym = strchr(sym, ':') + 1;
-	n = st->env->sym_count(st->env->priv, def->module, sym);
 	if (n == -ENODEV && def->module)
 		return 0;	/* the probe waits for the module */
 	if (n > 1)
@@ -2349,28 +2362,17 @@ static int parse_watch_len(struct tpp_state *st, unsigned int at,
 static int parse_watch_symbol(struct tpp_state *st, const char *s,
 			      unsigned int len)
 {
-	struct tpp_def *def = st->def;
 	unsigned int n = span_cspn(s, len, "+-");
-	unsigned int pos = def->place_pos;
-	const char *sym;
+	unsigned int pos = st->def->place_pos;
 	long offs = 0;
 	int count;
 
 	if (n < len && span_l(s + n, len - n, &offs))
 		return tpp_error_set(st->err, TPP_E_PLACE, pos, -EINVAL);
-	def->offset = offs;
-	def->symbol = kmemdup_nul(s, n, GFP_KERNEL);
-	if (!def->symbol)
-		return no_memory(st);
-	sym = strchr(def->symbol, ':');
-	if (sym) {
-		def->module = kmemdup_nul(def->symbol, sym - def->symbol,
-					  GFP_KERNEL);
-		if (!def->module)
-			return no_memory(st);
-	}
-	count = st->env->sym_count(st->env->priv, def->module,
-				   sym ? sym + 1 : def->symbol);
+	st->def->offset = offs;
+	if (set_symbol(st, s, n))
+		return -ENOMEM;
+	count = count_symbol(st);
 	if (count > 1)
 		return tpp_error_set(st->err, TPP_E_SYM_AMBIGUOUS, pos, -EINVAL);
 	if (count <= 0)	/* a module not loaded has nothing to watch yet */
