@@ -496,9 +496,12 @@ static double watch_loop(long n)
 	return (now_ns() - t0) / n;
 }
 
-/* The address of kallsyms symbol @name, or of the text symbol holding @addr */
-static unsigned long ksym(const char *name, unsigned long addr, char *sym,
-			  size_t len)
+/*
+ * One pass over kallsyms: the address of symbol @name, or (@name NULL) the
+ * start of the text symbol holding @addr, named in @sym
+ */
+static unsigned long kallsyms_find(const char *name, unsigned long addr,
+				   char *sym, size_t len)
 {
 	unsigned long a, best = 0;
 	char line[512], n[256], t;
@@ -519,6 +522,16 @@ static unsigned long ksym(const char *name, unsigned long addr, char *sym,
 	if (f)
 		fclose(f);
 	return best;
+}
+
+static unsigned long ksym_addr(const char *name)
+{
+	return kallsyms_find(name, 0, NULL, 0);
+}
+
+static unsigned long ksym_holding(unsigned long addr, char *sym, size_t len)
+{
+	return kallsyms_find(NULL, addr, sym, len);
 }
 
 struct perf_bp {
@@ -623,7 +636,7 @@ static void run_perf_bp(struct perf_bp *pb, const char *name)
  */
 static int store_place(unsigned long ip, char *sym, size_t len, long *off)
 {
-	unsigned long at = ksym(NULL, ip, sym, len);
+	unsigned long at = ksym_holding(ip, sym, len);
 	char def[512];
 
 	if (!at)
@@ -683,7 +696,7 @@ static int have_wprobes(void)
 
 static void suite_watch(void)
 {
-	unsigned long addr = ksym(WATCH_VAR, 0, NULL, 0), ip;
+	unsigned long addr = ksym_addr(WATCH_VAR), ip;
 	char sym[256] = "", def[400];
 	long off = 0;
 	struct perf_bp pb = { .fd = -1 };
