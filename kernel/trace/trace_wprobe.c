@@ -57,7 +57,9 @@
  * @armed: they are enabled; changes under the CPU hotplug read lock
  * @adding: the first breakpoints are being made: a CPU's failure fails
  *	the definition, where a CPU coming online later goes without
- * @gone: the module holding @addr went away: nothing is watched any more
+ *
+ * A listed wprobe that is not @attached lost its breakpoints with the
+ * module holding @addr: it watches nothing any more.
  */
 struct trace_wprobe {
 	struct trace_probe tp;
@@ -67,7 +69,6 @@ struct trace_wprobe {
 	bool attached;
 	bool armed;
 	bool adding;
-	bool gone;
 };
 
 static struct dyn_event_operations tw_dyn_ops;
@@ -235,7 +236,7 @@ static int tw_arm(struct probe_event *ev)
 {
 	struct trace_wprobe *tw = tw_first(ev);
 
-	if (!tw || tw->gone)
+	if (!tw || !tw->attached)
 		return -ENODEV;
 	tw_set_enabled(tw, true);
 	return 0;
@@ -472,7 +473,6 @@ static void tw_module_going(struct trace_wprobe *tw, struct module *mod)
 	struct probe_event_link *link, *next;
 
 	tw_detach(&tw->tp);
-	tw->gone = true;
 	list_for_each_entry_safe(link, next, &ev->links, list)
 		trace_event_enable_disable(link->file, 0, 0);
 	pr_info("%s/%s: module %s is gone: the event is disabled and watches nothing\n",
@@ -493,7 +493,7 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 		if (!is_tw(pos))
 			continue;
 		tw = tw_of(to_trace_probe(pos));
-		if (!tw->gone && within_module(tw->addr, mod))
+		if (tw->attached && within_module(tw->addr, mod))
 			tw_module_going(tw, mod);
 	}
 	mutex_unlock(&event_mutex);
