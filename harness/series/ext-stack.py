@@ -50,6 +50,7 @@ EXTENSIONS = [
     "patches/kprobe-release-batch.patch",
     "patches/probe-delete-deferred.patch",
     "patches/wprobe-events.patch",
+    "patches/wprobe-triggers.patch",
 ]
 DOC = "Documentation/trace/kprobetrace.rst"
 DOC_SPLIT = "patches/kprobetrace-reference.patch"

@@ -1274,6 +1274,18 @@ static void test_wprobe(void)
 	CHECK(!IS_ERR(def) && !def->symbol && def->addr == 0x1000 &&
 	      !strcmp(def->event, "w_0x1000"));
 	tpp_free(def);
+	/* -1: no address until a set_wprobe trigger gives one */
+	def = tpp_parse_wprobe("w w@-1:4", &env_x86, &err);
+	CHECK(!IS_ERR(def) && def->watch.unset && !def->symbol &&
+	      !def->addr && def->watch.len == 4 &&
+	      !strcmp(def->event, "w_unset"));
+	tpp_free(def);
+	def = tpp_parse_wprobe("w w@jiffies", &env_x86, &err);
+	CHECK(!IS_ERR(def) && !def->watch.unset);
+	tpp_free(def);
+	def = tpp_parse_wprobe("w w@-1+8", &env_x86, &err);
+	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_PLACE &&
+	      err.pos == 4);
 	/* no place: the caret goes after the command */
 	def = tpp_parse_wprobe("w:ev", &env_x86, &err);
 	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_NO_PLACE &&

@@ -2280,10 +2280,11 @@ struct tpp_def *tpp_parse_kprobe(const char *cmd, const struct tpp_env *env,
 }
 
 /*
- * wprobes: "w[:NAME] [r|w|rw]@PLACE[:LEN] FETCHARG...", PLACE an address or
- * [MOD:]SYM[+|-OFFS].  The parser knows the grammar and kallsyms; whether
- * the address may be watched (aligned, data, mapped, a free slot) is the
- * wprobe tracer's to check, against the running kernel.
+ * wprobes: "w[:NAME] [r|w|rw]@PLACE[:LEN] FETCHARG...", PLACE an address,
+ * [MOD:]SYM[+|-OFFS], or -1 for a wprobe that set_wprobe triggers place.
+ * The parser knows the grammar and kallsyms; whether the address may be
+ * watched (aligned, data, mapped, a free slot) is the wprobe tracer's to
+ * check, against the running kernel.
  */
 
 /* "w" or "w:NAME"; any other first word is not a wprobe line */
@@ -2390,6 +2391,10 @@ static int parse_watch_place(struct tpp_state *st, unsigned int at,
 	if (!len)
 		return tpp_error_set(st->err, TPP_E_PLACE, st->def->place_pos,
 				     -EINVAL);
+	if (span_eq(s, len, "-1")) {	/* set_wprobe triggers place it */
+		st->def->watch.unset = true;
+		return 0;
+	}
 	if (!isdigit(s[0]))
 		return parse_watch_symbol(st, s, len);
 	if (span_ul(s, len, 0, &st->def->addr))
@@ -2419,13 +2424,15 @@ static int parse_watch(struct tpp_state *st)
 	return ret;
 }
 
-/* "w_SYM", "w_SYM_OFFS" (a negative one "m"OFFS) or "w_0xADDR" */
+/* "w_SYM", "w_SYM_OFFS" (a negative one "m"OFFS), "w_0xADDR" or "w_unset" */
 static void wprobe_event_name(const struct tpp_def *def, char *buf,
 			      size_t size)
 {
 	long offs = (long)def->offset;
 
-	if (!def->symbol)
+	if (def->watch.unset)
+		snprintf(buf, size, "w_unset");
+	else if (!def->symbol)
 		snprintf(buf, size, "w_0x%lx", def->addr);
 	else if (!offs)
 		snprintf(buf, size, "w_%s", def->symbol);
@@ -2467,10 +2474,11 @@ static int parse_wprobe(struct tpp_state *st)
  * @err: filled with the first error
  *
  * Checks the grammar, that LEN is 1, 2, 4 or 8 and that a symbol exists
- * and is unique.  $addr is the watched address; arguments of a function
- * entry or exit ($argN, $retval, @entry()) are refused.  Whether the
- * address can be watched is left to the caller.  A line that is not a
- * wprobe gives -ECANCELED and logs nothing.
+ * and is unique; a place of -1 sets &tpp_watch.unset.  $addr is the
+ * watched address; arguments of a function entry or exit ($argN, $retval,
+ * @entry()) are refused.  Whether the address can be watched is left to
+ * the caller.  A line that is not a wprobe gives -ECANCELED and logs
+ * nothing.
  *
  * Return: a new definition (&tpp_def.kind 'w') to release with tpp_free(),
  * or an ERR_PTR() holding @err->errnum.

@@ -245,10 +245,13 @@ struct tpp_arg {
  * @pos: caret position of the watch word (its access)
  * @len_pos: caret position of LEN, or of the byte after the place word
  *	when LEN was not written
+ * @unset: the place was written -1: the wprobe watches nothing until a
+ *	set_wprobe trigger gives it an address
  */
 struct tpp_watch {
 	u8 access;
 	u8 len;
+	bool unset;
 	unsigned int pos;
 	unsigned int len_pos;
 };

@@ -3,7 +3,7 @@
  * Watchpoint probes: "w" definitions written to dynamic_events become
  * ftrace events written whenever the CPU accesses the watched data.
  *
- *	w[:[GRP/][EVENT]] [r|w|rw]@ADDR|[MOD:]SYM[+|-OFFS][:LEN] [FETCHARGS]
+ *	w[:[GRP/][EVENT]] [r|w|rw]@ADDR|[MOD:]SYM[+|-OFFS]|-1[:LEN] [FETCHARGS]
  *
  * The parser (tpp_parse_wprobe()) knows the grammar; the address is
  * checked here, against the running kernel and the architecture's
@@ -21,16 +21,24 @@
  * the value before or after the access, is the architecture's (see
  * probe_arch_watch()).
  *
- * Locking: definitions change under event_mutex; the per-CPU breakpoints
- * under the CPU hotplug lock (read side here, write side in the hotplug
- * callbacks).  The handler runs in the debug exception, with preemption
- * off.
+ * A wprobe defined at -1 watches nothing: its breakpoints stay disabled
+ * until a set_wprobe trigger of another event gives it an address from a
+ * field of that event's record, and a clear_wprobe trigger takes it away.
+ * A trigger may run in any context, NMI included: it only claims the
+ * wprobe (one address at a time, set wins over set only when cleared) and
+ * queues the move, which a work item makes in process context.
+ *
+ * Locking: definitions change under event_mutex; what the breakpoints
+ * watch under the wprobe's @lock and the CPU hotplug read lock, the
+ * hotplug callbacks holding its write side.  The handler runs in the
+ * debug exception, with preemption off.
  */
 #define pr_fmt(fmt)	"trace_wprobe: " fmt
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -38,6 +46,8 @@
 #include <linux/probe_regs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
+#include <linux/workqueue.h>
 
 #include "trace.h"
 #include "trace_dynevent.h"
@@ -49,27 +59,44 @@
 /**
  * struct trace_wprobe - one watchpoint probe
  * @tp: what every probe type's probe has (a wprobe event has one probe)
- * @addr: the watched address; the handler hands the fetch program its
- *	address as the entry data, whose word 0 $addr reads
+ * @addr: the watched address, 0 while a wprobe at -1 watches nothing; the
+ *	handler hands the fetch program its address as the entry data,
+ *	whose word 0 $addr reads
+ * @target: (wprobe at -1) the address triggers want watched, 0 for none;
+ *	a set_wprobe trigger claims it from 0, a clear_wprobe gives it back
  * @bps: each CPU's breakpoint, NULL where there is none
  * @node: on the hotplug state's instance list while @attached
+ * @lock: serialises the moves of the breakpoints to @target
+ * @move_irq: queued by a trigger, in any context, to queue @move
+ * @move: moves the breakpoints to @target (tw_sync())
  * @attached: the breakpoints exist (between attach and detach)
- * @armed: they are enabled; changes under the CPU hotplug read lock
+ * @armed: the event is enabled: the breakpoints are, when @addr is set
  * @adding: the first breakpoints are being made: a CPU's failure fails
  *	the definition, where a CPU coming online later goes without
  *
+ * @addr and @armed change under @lock and the CPU hotplug read lock.
  * A listed wprobe that is not @attached lost its breakpoints with the
  * module holding @addr: it watches nothing any more.
  */
 struct trace_wprobe {
 	struct trace_probe tp;
 	unsigned long addr;
+	unsigned long target;
 	struct perf_event * __percpu *bps;
 	struct hlist_node node;
+	struct mutex lock;	/* serialises tw_sync() */
+	struct irq_work move_irq;
+	struct work_struct move;
 	bool attached;
 	bool armed;
 	bool adding;
 };
+
+/*
+ * Where the disabled breakpoints of a wprobe that watches nothing point:
+ * kernel data of every watch length, which they never trap on.
+ */
+static u64 tw_nowhere __aligned(8);
 
 static struct dyn_event_operations tw_dyn_ops;
 static const struct probe_event_ops tw_event_ops;
@@ -118,16 +145,27 @@ static int tw_bp_type(const struct tpp_watch *watch)
 	       (watch->access & TPP_WATCH_W ? HW_BREAKPOINT_W : 0);
 }
 
+/* Where the breakpoints point, and whether they are enabled */
+static unsigned long tw_bp_addr(const struct trace_wprobe *tw)
+{
+	return tw->addr ?: (unsigned long)&tw_nowhere;
+}
+
+static bool tw_bp_on(const struct trace_wprobe *tw)
+{
+	return tw->armed && tw->addr;
+}
+
 static struct perf_event *tw_bp_new(struct trace_wprobe *tw, unsigned int cpu)
 {
 	const struct tpp_watch *watch = &tw->tp.def->watch;
 	struct perf_event_attr attr;
 
 	hw_breakpoint_init(&attr);
-	attr.bp_addr = tw->addr;
+	attr.bp_addr = tw_bp_addr(tw);
 	attr.bp_len = watch->len;	/* HW_BREAKPOINT_LEN_N is N */
 	attr.bp_type = tw_bp_type(watch);
-	attr.disabled = !tw->armed;
+	attr.disabled = !tw_bp_on(tw);
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, tw_handler,
 						tw);
 }
@@ -185,6 +223,9 @@ static void tw_detach(struct trace_probe *tp)
 	lockdep_assert_held(&event_mutex);
 	if (!tw->attached)
 		return;
+	/* no trigger holds the event now: no move comes after these */
+	irq_work_sync(&tw->move_irq);
+	cancel_work_sync(&tw->move);
 	cpuhp_state_remove_instance(tw_cpuhp_state, &tw->node);
 	tw->attached = false;
 }
@@ -212,23 +253,66 @@ static int tw_refused(const struct trace_probe *tp, int ret)
 						TPP_E_WATCH_SLOTS;
 }
 
-static void tw_set_enabled(struct trace_wprobe *tw, bool on)
+/*
+ * One CPU's breakpoint to tw_bp_addr(), enabled as tw_bp_on() says.  A
+ * move the hw_breakpoint layer refuses (an address the architecture
+ * will not watch after all) leaves the breakpoint disabled.
+ */
+static void tw_bp_sync(struct trace_wprobe *tw, struct perf_event *bp)
+{
+	struct perf_event_attr attr = bp->attr;
+
+	if (attr.bp_addr == tw_bp_addr(tw)) {
+		if (tw_bp_on(tw))
+			perf_event_enable(bp);
+		else
+			perf_event_disable(bp);
+		return;
+	}
+	attr.bp_addr = tw_bp_addr(tw);
+	attr.disabled = !tw_bp_on(tw);
+	if (modify_user_hw_breakpoint(bp, &attr)) {
+		perf_event_disable(bp);
+		pr_warn_ratelimited("%s: can not watch 0x%lx on CPU %d\n",
+				    probe_event_name(tw->tp.ev), tw->addr,
+				    bp->cpu);
+	}
+}
+
+/*
+ * Every CPU's breakpoint to @tw's @target, enabled if @arm is 1, disabled
+ * if it is 0, as they were if it is -1.
+ */
+static void tw_sync(struct trace_wprobe *tw, int arm)
 {
 	struct perf_event *bp;
 	unsigned int cpu;
 
+	mutex_lock(&tw->lock);
 	cpus_read_lock();
-	tw->armed = on;
+	if (arm >= 0)
+		tw->armed = arm;
+	if (tw->tp.def->watch.unset)
+		WRITE_ONCE(tw->addr, READ_ONCE(tw->target));
 	for_each_online_cpu(cpu) {
 		bp = *per_cpu_ptr(tw->bps, cpu);
-		if (!bp)
-			continue;
-		if (on)
-			perf_event_enable(bp);
-		else
-			perf_event_disable(bp);
+		if (bp)
+			tw_bp_sync(tw, bp);
 	}
 	cpus_read_unlock();
+	mutex_unlock(&tw->lock);
+}
+
+static void tw_move_irq(struct irq_work *iw)
+{
+	schedule_work(&container_of(iw, struct trace_wprobe, move_irq)->move);
+}
+
+static void tw_move(struct work_struct *work)
+{
+	struct trace_wprobe *tw = container_of(work, struct trace_wprobe, move);
+
+	tw_sync(tw, -1);
 }
 
 /* A wprobe whose module went away has nothing to watch */
@@ -238,7 +322,7 @@ static int tw_arm(struct probe_event *ev)
 
 	if (!tw || !tw->attached)
 		return -ENODEV;
-	tw_set_enabled(tw, true);
+	tw_sync(tw, 1);
 	return 0;
 }
 
@@ -247,7 +331,7 @@ static void tw_disarm(struct probe_event *ev)
 	struct trace_wprobe *tw = tw_first(ev);
 
 	if (tw && tw->attached)
-		tw_set_enabled(tw, false);
+		tw_sync(tw, 0);
 }
 
 /* ---- Life cycle ---- */
@@ -257,6 +341,7 @@ static void tw_free(struct trace_wprobe *tw)
 	if (!tw)
 		return;
 	free_percpu(tw->bps);
+	mutex_destroy(&tw->lock);
 	probe_event_destroy_probe(&tw->tp);
 	kfree(tw);
 }
@@ -271,6 +356,9 @@ static struct trace_wprobe *tw_alloc(struct tpp_def *def)
 		tpp_free(def);
 		return ERR_PTR(-ENOMEM);
 	}
+	mutex_init(&tw->lock);
+	init_irq_work(&tw->move_irq, tw_move_irq);
+	INIT_WORK(&tw->move, tw_move);
 	ret = probe_event_init_probe(&tw->tp, def, &tw_event_ops, &tw_dyn_ops);
 	if (!ret) {
 		tw->bps = alloc_percpu(struct perf_event *);
@@ -304,16 +392,30 @@ static int tw_resolve(const struct tpp_def *def, unsigned long *addr,
 	return 0;
 }
 
+/* An access and a length the architecture watches */
+static int tw_check_arch(const struct tpp_def *def, struct tpp_error *err)
+{
+	struct probe_watch_arch arch;
+
+	probe_arch_watch(&arch);
+	if (!(arch.accesses & BIT(tw_bp_type(&def->watch))))
+		return tpp_error_set(err, TPP_E_WATCH_ACCESS_ARCH,
+				     def->watch.pos, -EINVAL);
+	if (!(arch.lens & BIT(def->watch.len)))
+		return tpp_error_set(err, TPP_E_WATCH_LEN_ARCH,
+				     def->watch.len_pos, -EINVAL);
+	return 0;
+}
+
 /*
- * Kernel data, mapped, of a length the architecture watches, aligned to
- * it.  Text is refused: a breakpoint there is a kprobe's business, and a
- * data watchpoint on code traps on nothing but reads of it.
+ * Kernel data, mapped, aligned to the length.  Text is refused: a
+ * breakpoint there is a kprobe's business, and a data watchpoint on code
+ * traps on nothing but reads of it.
  */
 static int tw_check_addr(const struct tpp_def *def, unsigned long addr,
 			 struct tpp_error *err)
 {
 	unsigned int pos = def->place_pos, len = def->watch.len;
-	struct probe_watch_arch arch;
 	u64 buf;
 
 	if (addr < TASK_SIZE_MAX)
@@ -322,13 +424,6 @@ static int tw_check_addr(const struct tpp_def *def, unsigned long addr,
 		return tpp_error_set(err, TPP_E_WATCH_TEXT, pos, -EINVAL);
 	if (copy_from_kernel_nofault(&buf, (void *)addr, len))
 		return tpp_error_set(err, TPP_E_WATCH_UNMAPPED, pos, -EFAULT);
-	probe_arch_watch(&arch);
-	if (!(arch.accesses & BIT(tw_bp_type(&def->watch))))
-		return tpp_error_set(err, TPP_E_WATCH_ACCESS_ARCH,
-				     def->watch.pos, -EINVAL);
-	if (!(arch.lens & BIT(len)))
-		return tpp_error_set(err, TPP_E_WATCH_LEN_ARCH,
-				     def->watch.len_pos, -EINVAL);
 	if (addr & (len - 1))
 		return tpp_error_set(err, TPP_E_WATCH_ALIGN, pos, -EINVAL);
 	return 0;
@@ -341,7 +436,8 @@ static int tw_check_addr(const struct tpp_def *def, unsigned long addr,
  * may report either one or both (x86 reports both, QEMU's x86 the first
  * only), so two events on the same bytes would not both be told of every
  * access.  A byte is watched by one event, and the event's filters and
- * triggers do the rest.
+ * triggers do the rest.  Where triggers place a wprobe at -1 is theirs:
+ * it is not checked against the others.
  */
 static int tw_check(struct trace_probe *tp, struct probe_event *ev,
 		    struct tpp_error *err)
@@ -351,10 +447,14 @@ static int tw_check(struct trace_probe *tp, struct probe_event *ev,
 	struct dyn_event *pos;
 
 	lockdep_assert_held(&event_mutex);
+	if (tp->def->watch.unset)
+		return 0;
 	for_each_dyn_event(pos) {
 		if (!is_tw(pos))
 			continue;
 		other = tw_of(to_trace_probe(pos));
+		if (other->tp.def->watch.unset)
+			continue;
 		if (other->attached && tw->addr < other->addr +
 		    other->tp.def->watch.len && other->addr < tw->addr + len)
 			return tpp_error_set(err, TPP_E_WATCH_TAKEN,
@@ -376,8 +476,11 @@ static struct tpp_def *tw_parse(const char *cmd, unsigned long *addr,
 	probe_kenv_destroy(&ke);
 	if (IS_ERR(def))
 		return def;
-	ret = tw_resolve(def, addr, err);
-	if (!ret)
+	*addr = 0;
+	ret = tw_check_arch(def, err);
+	if (!ret && !def->watch.unset)
+		ret = tw_resolve(def, addr, err);
+	if (!ret && !def->watch.unset)
 		ret = tw_check_addr(def, *addr, err);
 	if (ret) {
 		tpp_free(def);
@@ -427,6 +530,8 @@ static char *tw_list_place(const struct trace_probe *tp)
 	const char *a = access[def->watch.access & TPP_WATCH_RW];
 	long offs = (long)def->offset;
 
+	if (def->watch.unset)
+		return kasprintf(GFP_KERNEL, "%s@-1:%u", a, def->watch.len);
 	if (!def->symbol)
 		return kasprintf(GFP_KERNEL, "%s@0x%lx:%u", a, def->addr,
 				 def->watch.len);
@@ -458,6 +563,444 @@ static const struct probe_event_ops tw_event_ops = {
 static struct dyn_event_operations tw_dyn_ops =
 	PROBE_EVENT_DYN_OPS(tw_dyn_create, probe_event_dyn_free);
 
+/* ---- Triggers: set_wprobe and clear_wprobe place a wprobe at -1 ---- */
+
+#define TW_SET_CMD	"set_wprobe"
+#define TW_CLEAR_CMD	"clear_wprobe"
+
+/**
+ * struct tw_trigger - one set_wprobe or clear_wprobe trigger
+ * @tw: the wprobe it places; its event's reference is held
+ * @field: the triggering event's field holding the address, NULL for a
+ *	clear_wprobe that clears whatever the wprobe watches
+ * @offset: added to the field's value
+ * @missed: set_wprobe hits while the wprobe watched another address
+ * @invalid: hits whose address the wprobe can not watch
+ */
+struct tw_trigger {
+	struct trace_wprobe *tw;
+	struct ftrace_event_field *field;
+	long offset;
+	atomic_long_t missed;
+	atomic_long_t invalid;
+};
+
+static struct event_command tw_set_cmd, tw_clear_cmd;
+
+static unsigned long tw_trigger_addr(const struct tw_trigger *t, void *rec)
+{
+	return get_unaligned((unsigned long *)(rec + t->field->offset)) +
+	       t->offset;
+}
+
+/* A definition's checks, but none that sleeps: a trigger runs anywhere */
+static bool tw_watchable(const struct trace_wprobe *tw, unsigned long addr)
+{
+	unsigned int len = tw->tp.def->watch.len;
+	u64 buf;
+
+	return addr >= TASK_SIZE_MAX && !(addr & (len - 1)) &&
+	       !kernel_text_address(addr) &&
+	       !copy_from_kernel_nofault(&buf, (void *)addr, len);
+}
+
+/* A count counts the triggers that moved the wprobe */
+static bool tw_trigger_count(struct event_trigger_data *data,
+			     struct trace_buffer *buffer, void *rec,
+			     struct ring_buffer_event *rbe)
+{
+	return data->count;
+}
+
+static void tw_trigger_moved(struct event_trigger_data *data)
+{
+	struct tw_trigger *t = data->private_data;
+
+	if (data->count != -1 && data->count)
+		data->count--;
+	irq_work_queue(&t->tw->move_irq);
+}
+
+static void tw_set_trigger(struct event_trigger_data *data,
+			   struct trace_buffer *buffer, void *rec,
+			   struct ring_buffer_event *rbe)
+{
+	struct tw_trigger *t = data->private_data;
+	unsigned long addr, old;
+
+	if (!rec)
+		return;
+	addr = tw_trigger_addr(t, rec);
+	if (!tw_watchable(t->tw, addr)) {
+		atomic_long_inc(&t->invalid);
+		return;
+	}
+	old = cmpxchg(&t->tw->target, 0, addr);
+	if (old == addr)
+		return;
+	if (old) {
+		atomic_long_inc(&t->missed);
+		return;
+	}
+	tw_trigger_moved(data);
+}
+
+static void tw_clear_trigger(struct event_trigger_data *data,
+			     struct trace_buffer *buffer, void *rec,
+			     struct ring_buffer_event *rbe)
+{
+	struct tw_trigger *t = data->private_data;
+	unsigned long cur = READ_ONCE(t->tw->target);
+
+	if (!cur)
+		return;
+	if (t->field && (!rec || tw_trigger_addr(t, rec) != cur))
+		return;
+	if (cmpxchg(&t->tw->target, cur, 0) == cur)
+		tw_trigger_moved(data);
+}
+
+/* "set_wprobe:EV:FIELD+8:unlimited if FILTER # missed=M invalid=I" */
+static int tw_trigger_print(struct seq_file *m,
+			    struct event_trigger_data *data)
+{
+	struct tw_trigger *t = data->private_data;
+	struct probe_event *ev = t->tw->tp.ev;
+
+	seq_printf(m, "%s:", data->cmd_ops->name);
+	if (strcmp(probe_event_group(ev), TPP_WPROBE_GROUP))
+		seq_printf(m, "%s/", probe_event_group(ev));
+	seq_puts(m, probe_event_name(ev));
+	if (t->field)
+		seq_printf(m, ":%s", t->field->name);
+	if (t->offset)
+		seq_printf(m, "%+ld", t->offset);
+	if (data->count == -1)
+		seq_puts(m, ":unlimited");
+	else
+		seq_printf(m, ":count=%ld", data->count);
+	if (data->filter_str)
+		seq_printf(m, " if %s", data->filter_str);
+	seq_printf(m, " # missed=%ld invalid=%ld\n",
+		   atomic_long_read(&t->missed), atomic_long_read(&t->invalid));
+	return 0;
+}
+
+static void tw_trigger_free(struct event_trigger_data *data)
+{
+	struct tw_trigger *t = data->private_data;
+
+	if (WARN_ON_ONCE(data->ref <= 0))
+		return;
+	if (--data->ref)
+		return;
+	trigger_data_free(data);	/* waits for running triggers */
+	trace_event_put_ref(&t->tw->tp.ev->call);
+	kfree(t);
+}
+
+/* The trigger of @file with @data's command for @data's wprobe, or NULL */
+static struct event_trigger_data *tw_trigger_find(struct trace_event_file *file,
+						  struct event_trigger_data *data)
+{
+	struct tw_trigger *t = data->private_data, *other;
+	struct event_trigger_data *iter;
+
+	list_for_each_entry(iter, &file->triggers, list) {
+		if (iter->cmd_ops != data->cmd_ops)
+			continue;
+		other = iter->private_data;
+		if (other->tw == t->tw)
+			return iter;
+	}
+	return NULL;
+}
+
+static int tw_trigger_reg(char *glob, struct event_trigger_data *data,
+			  struct trace_event_file *file)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (tw_trigger_find(file, data))
+		return -EEXIST;
+	data->cmd_ops->init(data);
+	list_add_rcu(&data->list, &file->triggers);
+	update_cond_flag(file);
+	ret = trace_event_trigger_enable_disable(file, 1);
+	if (ret < 0) {
+		list_del_rcu(&data->list);
+		update_cond_flag(file);
+		data->cmd_ops->free(data);
+	}
+	return ret;
+}
+
+static void tw_trigger_del(struct event_trigger_data *data,
+			   struct trace_event_file *file)
+{
+	list_del_rcu(&data->list);
+	trace_event_trigger_enable_disable(file, 0);
+	update_cond_flag(file);
+	data->cmd_ops->free(data);
+}
+
+static void tw_trigger_unreg(char *glob, struct event_trigger_data *test,
+			     struct trace_event_file *file)
+{
+	struct event_trigger_data *data;
+
+	lockdep_assert_held(&event_mutex);
+	data = tw_trigger_find(file, test);
+	if (data)
+		tw_trigger_del(data, file);
+}
+
+/* Opening the trigger file with O_TRUNC removes every trigger */
+static void tw_trigger_unreg_all(struct trace_event_file *file)
+{
+	struct event_trigger_data *data, *next;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry_safe(data, next, &file->triggers, list)
+		if (data->cmd_ops == &tw_set_cmd ||
+		    data->cmd_ops == &tw_clear_cmd)
+			tw_trigger_del(data, file);
+}
+
+/* ---- Triggers: parsing "[!]CMD:[GRP/]WPROBE[:FIELD[+|-OFFS]][:COUNT]" ---- */
+
+/**
+ * struct tw_trigger_line - a trigger line being parsed, for its errors
+ * @tr: the instance whose error_log takes them
+ * @text: the line as the trigger file took it, which error_log shows
+ * @param: where the words after "CMD:" start, split in place
+ * @base: the offset of @param in @text
+ */
+struct tw_trigger_line {
+	struct trace_array *tr;
+	char *text;
+	char *param;
+	unsigned int base;
+};
+
+/* Log @id with its caret at @pos of the line */
+static int tw_trigger_err_pos(const struct tw_trigger_line *l, int id,
+			      unsigned int pos, int ret)
+{
+	if (l->text)
+		tracing_log_err(l->tr, TW_LOG, l->text, tpp_err_text, id, pos);
+	return ret;
+}
+
+/* Log @id with its caret at @at, a place in the line's words */
+static int tw_trigger_err(const struct tw_trigger_line *l, int id,
+			  const char *at, int ret)
+{
+	return tw_trigger_err_pos(l, id, l->base + (at - l->param), ret);
+}
+
+/* The wprobe "[GRP/]EVENT" names, or NULL */
+static struct trace_wprobe *tw_find(const char *name)
+{
+	const char *slash = strchr(name, '/');
+	const char *event = slash ? slash + 1 : name;
+	struct probe_event *ev;
+	struct dyn_event *pos;
+
+	lockdep_assert_held(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tw(pos))
+			continue;
+		ev = to_trace_probe(pos)->ev;
+		if (strcmp(probe_event_name(ev), event))
+			continue;
+		if (!slash || (!strncmp(probe_event_group(ev), name,
+					slash - name) &&
+			       !probe_event_group(ev)[slash - name]))
+			return tw_of(to_trace_probe(pos));
+	}
+	return NULL;
+}
+
+/* FIELD[+|-OFFS]: an address-wide integer field of the triggering event */
+static int tw_trigger_field(const struct tw_trigger_line *l,
+			    struct trace_event_file *file, char *word,
+			    struct tw_trigger *t)
+{
+	char *offs = strpbrk(word, "+-");
+	int ret = 0;
+
+	if (offs) {
+		ret = kstrtol(offs, 0, &t->offset);
+		if (ret)
+			return tw_trigger_err(l, TPP_E_WTRIG_OFFSET, offs, ret);
+		*offs = '\0';
+	}
+	t->field = trace_find_event_field(file->event_call, word);
+	if (!t->field)
+		return tw_trigger_err(l, TPP_E_WTRIG_NO_FIELD, word, -EINVAL);
+	if (t->field->filter_type != FILTER_OTHER ||
+	    t->field->size != sizeof(long))
+		return tw_trigger_err(l, TPP_E_WTRIG_FIELD_TYPE, word, -EINVAL);
+	return 0;
+}
+
+static bool tw_is_count(const char *word)
+{
+	return word && isdigit(word[0]);
+}
+
+/*
+ * The words after "CMD:": the wprobe, FIELD (set_wprobe's, and
+ * clear_wprobe's when its second word is no count), then the count,
+ * left in *@count for trigger_data_alloc().
+ */
+static int tw_trigger_words(const struct tw_trigger_line *l,
+			    struct trace_event_file *file, bool set,
+			    struct tw_trigger *t, char **count)
+{
+	char *rest = l->param, *name = strsep(&rest, ":");
+	char *field = NULL;
+	int ret;
+
+	t->tw = name[0] ? tw_find(name) : NULL;
+	if (!t->tw)
+		return tw_trigger_err(l, TPP_E_WTRIG_NO_WPROBE, name, -ENOENT);
+	if (!t->tw->tp.def->watch.unset)
+		return tw_trigger_err(l, TPP_E_WTRIG_FIXED, name, -EINVAL);
+	if (rest && (set || !tw_is_count(rest)))
+		field = strsep(&rest, ":");
+	if (set && !field)
+		return tw_trigger_err(l, TPP_E_WTRIG_SET, name + strlen(name),
+				      -EINVAL);
+	*count = rest ? strsep(&rest, ":") : NULL;
+	if (rest)
+		return tw_trigger_err(l, set ? TPP_E_WTRIG_SET :
+				      TPP_E_WTRIG_CLEAR, rest, -EINVAL);
+	if (*count && !tw_is_count(*count))
+		return tw_trigger_err(l, TPP_E_WTRIG_COUNT, *count, -EINVAL);
+	ret = field ? tw_trigger_field(l, file, field, t) : 0;
+	return ret;
+}
+
+/* Add the trigger @t describes to @file; @t is the trigger's from now on */
+static int tw_trigger_add(const struct tw_trigger_line *l,
+			  struct event_command *cmd_ops,
+			  struct trace_event_file *file, char *glob,
+			  struct tw_trigger *t, char *count, char *filter)
+{
+	struct trace_event_call *call = &t->tw->tp.ev->call;
+	struct event_trigger_data *data;
+	int ret;
+
+	if (!trace_event_try_get_ref(call)) {
+		kfree(t);
+		return -EBUSY;
+	}
+	data = trigger_data_alloc(cmd_ops, cmd_ops->name, count, t);
+	if (!data) {
+		trace_event_put_ref(call);
+		kfree(t);
+		return -ENOMEM;
+	}
+	event_trigger_init(data);	/* the reference this function holds */
+	ret = count ? kstrtoul(count, 0, &data->count) : 0;
+	if (ret)
+		tw_trigger_err(l, TPP_E_WTRIG_COUNT, count, ret);
+	if (!ret)
+		ret = event_trigger_set_filter(cmd_ops, file, filter, data);
+	if (!ret) {
+		ret = event_trigger_register(cmd_ops, file, glob, data);
+		if (ret == -EEXIST)
+			tw_trigger_err_pos(l, TPP_E_WTRIG_EXISTS, 0, ret);
+	}
+	tw_trigger_free(data);
+	return ret;
+}
+
+/* &event_command.parse of set_wprobe and clear_wprobe */
+static int tw_trigger_parse(struct event_command *cmd_ops,
+			    struct trace_event_file *file, char *glob,
+			    char *cmd, char *param_and_filter)
+{
+	struct tw_trigger_line l = { .tr = file->tr };
+	struct event_trigger_data test = { .cmd_ops = cmd_ops };
+	bool remove = event_trigger_check_remove(glob);
+	char *count, *filter, *comment;
+	struct tw_trigger *t;
+	int ret;
+
+	l.text = kasprintf(GFP_KERNEL, "%s:%s", glob, param_and_filter ?: "");
+	l.base = strlen(glob) + 1;
+	comment = param_and_filter ? strstr(param_and_filter, " #") : NULL;
+	if (comment)		/* what the trigger file shows after its line */
+		*comment = '\0';
+	ret = event_trigger_separate_filter(param_and_filter, &l.param,
+					    &filter, true);
+	if (ret || !l.param) {
+		ret = tw_trigger_err_pos(&l, cmd_ops == &tw_set_cmd ?
+					 TPP_E_WTRIG_SET : TPP_E_WTRIG_CLEAR,
+					 l.base, -EINVAL);
+		goto out;
+	}
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	ret = t ? tw_trigger_words(&l, file, cmd_ops == &tw_set_cmd, t,
+				   &count) : -ENOMEM;
+	if (ret || remove) {
+		test.private_data = t;
+		if (!ret)
+			tw_trigger_unreg(glob + 1, &test, file);
+		kfree(t);
+		goto out;
+	}
+	ret = tw_trigger_add(&l, cmd_ops, file, glob, t, count, filter);
+out:
+	kfree(l.text);
+	return ret;
+}
+
+static struct event_command tw_set_cmd = {
+	.name		= TW_SET_CMD,
+	.trigger_type	= ETT_WPROBE,
+	.flags		= EVENT_CMD_FL_NEEDS_REC,
+	.parse		= tw_trigger_parse,
+	.reg		= tw_trigger_reg,
+	.unreg		= tw_trigger_unreg,
+	.unreg_all	= tw_trigger_unreg_all,
+	.set_filter	= set_trigger_filter,
+	.trigger	= tw_set_trigger,
+	.count_func	= tw_trigger_count,
+	.print		= tw_trigger_print,
+	.init		= event_trigger_init,
+	.free		= tw_trigger_free,
+};
+
+static struct event_command tw_clear_cmd = {
+	.name		= TW_CLEAR_CMD,
+	.trigger_type	= ETT_WPROBE,
+	.flags		= EVENT_CMD_FL_NEEDS_REC,
+	.parse		= tw_trigger_parse,
+	.reg		= tw_trigger_reg,
+	.unreg		= tw_trigger_unreg,
+	.unreg_all	= tw_trigger_unreg_all,
+	.set_filter	= set_trigger_filter,
+	.trigger	= tw_clear_trigger,
+	.count_func	= tw_trigger_count,
+	.print		= tw_trigger_print,
+	.init		= event_trigger_init,
+	.free		= tw_trigger_free,
+};
+
+static __init int tw_register_triggers(void)
+{
+	int ret = register_event_command(&tw_set_cmd);
+
+	if (!ret)
+		ret = register_event_command(&tw_clear_cmd);
+	return ret;
+}
+
 /* ---- Modules: a watched variable goes with its module ---- */
 
 #ifdef CONFIG_MODULES
@@ -479,6 +1022,24 @@ static void tw_module_going(struct trace_wprobe *tw, struct module *mod)
 		probe_event_group(ev), probe_event_name(ev), module_name(mod));
 }
 
+/*
+ * A wprobe at -1 that triggers placed in @mod's memory goes back to
+ * watching nothing, at once; its event stays as it is.
+ */
+static void tw_module_unwatch(struct trace_wprobe *tw, struct module *mod)
+{
+	unsigned long target = READ_ONCE(tw->target);
+
+	if (within_module(target, mod))
+		cmpxchg(&tw->target, target, 0);
+	if (!within_module(tw->addr, mod) && !within_module(target, mod))
+		return;
+	tw_sync(tw, -1);
+	pr_info("%s/%s: module %s is gone: the wprobe watches nothing until set again\n",
+		probe_event_group(tw->tp.ev), probe_event_name(tw->tp.ev),
+		module_name(mod));
+}
+
 static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 			    void *data)
 {
@@ -493,7 +1054,11 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 		if (!is_tw(pos))
 			continue;
 		tw = tw_of(to_trace_probe(pos));
-		if (tw->attached && within_module(tw->addr, mod))
+		if (!tw->attached)
+			continue;
+		if (tw->tp.def->watch.unset)
+			tw_module_unwatch(tw, mod);
+		else if (within_module(tw->addr, mod))
 			tw_module_going(tw, mod);
 	}
 	mutex_unlock(&event_mutex);
@@ -522,6 +1087,8 @@ static __init int tw_init_early(void)
 		return ret;
 	tw_cpuhp_state = ret;
 	ret = dyn_event_register(&tw_dyn_ops);
+	if (!ret)
+		ret = tw_register_triggers();
 	if (ret)
 		return ret;
 	return tw_watch_modules();
