@@ -125,9 +125,12 @@ fuzz: fuzz-deps
 fuzz-long: fuzz-deps
 	$(MAKE) -C harness/unit fuzz-long
 
-# The harness's own tests: the console parser against saved real logs.
-check-harness:
+# The harness's own tests (the console parser against saved real logs),
+# then pyflakes over its Python.
+check-harness: deps
 	python3 -m unittest discover -s harness/tests -t harness
+	pyflakes3 harness/kpt harness/diff harness/clients harness/tests \
+		harness/series harness/unit/fuzz harness/bench harness/reliability
 
 # The patch series (README, "The patch series"; plan in harness/series/):
 # series writes series/ (git format-patch + cover letter); series-verify

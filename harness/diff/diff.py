@@ -447,8 +447,8 @@ def compare(a, b, rules, names=("A", "B"), show=30, out=sys.stdout):
             continue
         diffs.append((key, la, lb, "differs in " + ",".join(sorted(changed))))
     if diffs:
-        print(f"Kinds of differences (first differing line pair, what "
-              f"changed in it):", file=out)
+        print("Kinds of differences (first differing line pair, what "
+              "changed in it):", file=out)
         kinds = {}
         for key, la, lb, why in diffs:
             k = why if why.startswith("missing") else kind(la, lb)

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from . import initramfs, paths, qemu
+from . import paths, qemu
 from .util import log, run
 
 BENCH = os.path.join(paths.HARNESS, "bench")

@@ -3,7 +3,7 @@
 import glob
 import os
 
-from . import expect, kbuild, paths
+from . import kbuild, paths
 from .initramfs import FTRACE
 
 DEFAULT_DIRS = ("test.d/kprobe", "test.d/dynevent")

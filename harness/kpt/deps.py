@@ -9,7 +9,7 @@ from .util import log, run
 COMMON = ("make", "gcc", "libc6-dev", "flex", "bison", "bc", "libelf-dev",
           "libssl-dev", "cpio", "gzip", "xz-utils", "kmod", "patch", "file",
           "dwarves", "ccache", "busybox-static", "linux-source-6.12",
-          "python3", "perl")
+          "python3", "perl", "pyflakes3")
 
 _checked = set()
 
