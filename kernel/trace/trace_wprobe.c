@@ -800,27 +800,26 @@ static int tw_trigger_err(const struct tw_trigger_line *l, int id,
 	return tw_trigger_err_pos(l, id, l->base + (at - l->param), ret);
 }
 
-/* The wprobe "[GRP/]EVENT" names, or NULL */
-static struct trace_wprobe *tw_find(const char *name)
+/*
+ * The wprobe "[GRP/]EVENT" names (GRP is wprobes when not written), or
+ * NULL.  The '/' in @name becomes its end.
+ */
+static struct trace_wprobe *tw_find(char *name)
 {
-	const char *slash = strchr(name, '/');
-	const char *event = slash ? slash + 1 : name;
+	char *event = strchr(name, '/');
+	const char *group = TPP_WPROBE_GROUP;
 	struct probe_event *ev;
-	struct dyn_event *pos;
 
-	lockdep_assert_held(&event_mutex);
-	for_each_dyn_event(pos) {
-		if (!is_tw(pos))
-			continue;
-		ev = to_trace_probe(pos)->ev;
-		if (strcmp(probe_event_name(ev), event))
-			continue;
-		if (!slash || (!strncmp(probe_event_group(ev), name,
-					slash - name) &&
-			       !probe_event_group(ev)[slash - name]))
-			return tw_of(to_trace_probe(pos));
+	if (event) {
+		*event++ = '\0';
+		group = name;
+	} else {
+		event = name;
 	}
-	return NULL;
+	ev = probe_event_find(group, event);
+	if (IS_ERR_OR_NULL(ev) || ev->ops != &tw_event_ops)
+		return NULL;
+	return tw_first(ev);
 }
 
 /* FIELD[+|-OFFS]: an address-wide integer field of the triggering event */
@@ -861,8 +860,7 @@ static int tw_trigger_words(const struct tw_trigger_line *l,
 			    struct tw_trigger *t, char **count)
 {
 	char *rest = l->param, *name = strsep(&rest, ":");
-	char *field = NULL;
-	int ret;
+	char *name_end = name + strlen(name), *field = NULL;
 
 	t->tw = name[0] ? tw_find(name) : NULL;
 	if (!t->tw)
@@ -872,16 +870,14 @@ static int tw_trigger_words(const struct tw_trigger_line *l,
 	if (rest && (set || !tw_is_count(rest)))
 		field = strsep(&rest, ":");
 	if (set && !field)
-		return tw_trigger_err(l, TPP_E_WTRIG_SET, name + strlen(name),
-				      -EINVAL);
+		return tw_trigger_err(l, TPP_E_WTRIG_SET, name_end, -EINVAL);
 	*count = rest ? strsep(&rest, ":") : NULL;
 	if (rest)
 		return tw_trigger_err(l, set ? TPP_E_WTRIG_SET :
 				      TPP_E_WTRIG_CLEAR, rest, -EINVAL);
 	if (*count && !tw_is_count(*count))
 		return tw_trigger_err(l, TPP_E_WTRIG_COUNT, *count, -EINVAL);
-	ret = field ? tw_trigger_field(l, file, field, t) : 0;
-	return ret;
+	return field ? tw_trigger_field(l, file, field, t) : 0;
 }
 
 /* Add the trigger @t describes to @file; @t is the trigger's from now on */
