@@ -272,9 +272,35 @@ def compare_with_tree(repo, steps, ref=BRANCH, src=None):
         f"over {base})")
 
 
+DESIGN = os.path.join(paths.REPO, "docs", "design.md")
+DELIBERATE_MARK = "@DELIBERATE@"
+
+
+def deliberate_text(path=DESIGN):
+    """docs/design.md's list of deliberate differences from 6.12, as the
+    plain text of a cover letter: the one list, not a copy to keep."""
+    import textwrap
+    with open(path) as f:
+        sec = f.read().split("## Deliberate differences from 6.12\n", 1)[1]
+    sec = sec.split("\n## ", 1)[0].split("\n### ", 1)[1]
+    out = []
+    for block in ("### " + sec).split("\n### "):
+        title, body = block.lstrip("# ").split("\n", 1)
+        if title.startswith("Of the build"):
+            continue
+        out += ["", title + ":"]
+        for item in re.split(r"\n- ", "\n" + body.strip())[1:]:
+            text = " ".join(item.replace("**", "").replace("`", "").split())
+            out += textwrap.wrap(text, 72, initial_indent=" - ",
+                                 subsequent_indent="   ",
+                                 break_on_hyphens=False)
+    return "\n".join(out[1:])
+
+
 def _cover(path, cover):
     with open(cover) as f:
         subject, blurb = f.read().split("\n", 1)
+    blurb = blurb.replace(DELIBERATE_MARK, deliberate_text())
     with open(path) as f:
         text = f.read()
     text = text.replace("*** SUBJECT HERE ***", subject.strip())

@@ -128,9 +128,7 @@ def regen():
                 f.write(out)
             print(f"ext-stack: rewrote {name}")
     doc = git("show", f"HEAD:{DOC}")
-    guide = cut(cut(doc, "The error log\n=============\n", "Limits\n======\n"),
-                "How this implementation is built, and where it differs "
-                "from 6.12\n", "Walkthrough\n===========\n")
+    guide = cut(doc, "The error log\n=============\n", "Limits\n======\n")
     with tempfile.TemporaryDirectory() as d:
         for side, s in (("a", guide), ("b", doc)):
             os.makedirs(os.path.join(d, side, os.path.dirname(DOC)))
