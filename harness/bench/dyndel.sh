@@ -6,7 +6,7 @@
 # dynamic_events.  Guest ms from /proc/uptime (10 ms steps), so run it
 # under -icount for figures that repeat:
 #
-#   harness/ktest exec --icount --arch ARCH --kernel KERNEL \
+#   harness/probetest exec --icount --arch ARCH --kernel KERNEL \
 #	--script harness/bench/dyndel.sh
 #
 # Prints "@@DYN FILE delete=MS flush=MS left=N" for each file; flush is

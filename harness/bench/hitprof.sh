@@ -97,10 +97,10 @@ exec /kpt/job/hitprof-gp
 EOJ
 fi
 # one boot makes the initrd and the QEMU command line; it ends by timeout
-KPT_FILES="$tmp/hitprof-gp" "$repo/harness/ktest" exec --arch "$arch" \
+KPT_FILES="$tmp/hitprof-gp" "$repo/harness/probetest" exec --arch "$arch" \
 	--kernel "$kernel" --script "$tmp/job.sh" --timeout 60 \
 	> "$tmp/exec.log" 2>&1 || true
-run=$(sed -n 's/^ktest: console log \(.*\)\/console.log$/\1/p' "$tmp/exec.log")
+run=$(sed -n 's/^probetest: console log \(.*\)\/console.log$/\1/p' "$tmp/exec.log")
 [ -f "$run/qemu.cmd" ] || { cat "$tmp/exec.log"; exit 1; }
 vmlinux=$(sed -n 's/.*-kernel \([^ ]*\)\/arch\/.*/\1/p' "$run/qemu.cmd")/vmlinux
 # gdb puts an arm64 function after its two patchable-entry NOPs; the

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Guest job of 'ktest clients': run each row script of /kpt/clients/rows
+# Guest job of 'probetest clients': run each row script of /kpt/clients/rows
 # (or $KPT_ROWS) in its own shell with a time limit, print markers the
 # host parses (@@KPT-TEST-BEGIN, @@KPT-RESULT, @@KPT-REASON), and reset
 # the tracing state between rows so one failure does not hide others.

@@ -24,15 +24,16 @@ import argparse
 import difflib
 import os
 import re
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from gen import generate
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "harness"))
+
+from gen import generate  # noqa: E402
+from kpt import stages  # noqa: E402
 ARCHES = ("x86_64", "arm64")
 DELIM = "__KPT_DIFF_CORPUS__"
 SECTIONS = ("status", "log", "list", "format", "sh", "skip")
@@ -508,40 +509,31 @@ def run_kernel(kernel, arch, passes, timeout, gen, seed, skips, label=None):
     jobpath = os.path.join(outdir, f"{stamp}-{label}-{arch}-job.sh")
     with open(jobpath, "w") as f:
         f.write(job)
-    env = dict(os.environ, KERNEL=kernel, ARCH=arch, SCRIPT=jobpath)
-    # Called from make: its command-line variables must not reach ktest.
-    for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
-        env.pop(k, None)
-    env["TIMEOUT"] = str(timeout)
+    b, base, _ = stages.prepare(arch, kernel)
     print(f"diff: {kernel} {arch}: {len(steps)} corpus steps, booting "
           f"(timeout {timeout}s)", flush=True)
     t0 = time.monotonic()
-    proc = subprocess.Popen([sys.executable,
-                             os.path.join(REPO, "harness", "ktest"), "exec"],
-                            env=env, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, errors="replace")
-    lines = []
-    console = None
-    for line in proc.stdout:
-        line = line.rstrip("\n")
-        lines.append(line)
-        if line.startswith("ktest: console log "):
-            console = line.split()[-1]
+    rundir, res = stages.boot(b, base, jobpath, f"diff-{label}", timeout,
+                              stream=False)
+    console = os.path.join(rundir, "console.log")
+    with open(console, errors="replace") as f:
+        lines = f.read().splitlines()
+    for line in lines:
         if re.match(r"@@P \S+ done ", line) or \
-                line.startswith(("ktest", "@@KPT-DIFF-", "@@KPT-EXIT",
+                line.startswith(("@@KPT-DIFF-", "@@KPT-EXIT",
                                  "@@KPT-BOOTED")) or \
                 (not line.startswith("@D ") and
                  re.search(r"\b(BUG|WARNING|Oops|Kernel panic)\b", line)):
             print(f"  {label}: {line}", flush=True)
-    rc = proc.wait()
+    verdict = res.verdict()
+    rc = 0 if verdict.startswith("PASS") else (res.exit_rc or 1)
     recs = parse_console(lines)
     secs = time.monotonic() - t0
     print(f"diff: {kernel} {arch}: exit {rc}, {len(recs.order)} records, "
           f"{secs:.0f}s ({recs.meta.split('seconds=')[-1] if 'seconds=' in recs.meta else '?'}"
           f"s in the guest loop)", flush=True)
     if rc and not recs.error:
-        recs.error = f"ktest exec exited {rc} (console splat?); see {console}"
+        recs.error = f"guest: {verdict}; see {console}"
     path = os.path.join(outdir, f"{stamp}-{label}-{arch}.records")
     save_records(path, recs)
     print(f"diff: records saved in {path}", flush=True)
@@ -549,7 +541,7 @@ def run_kernel(kernel, arch, passes, timeout, gen, seed, skips, label=None):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__,
+    p = argparse.ArgumentParser(prog="probetest diff", description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--arch", default=os.environ.get("ARCH") or "x86_64")
     p.add_argument("--a", default="upstream", choices=("upstream", "ours"))

@@ -11,7 +11,7 @@
 # The corpus is prepared by harness/diff/diff.py (comments dropped, macros
 # {{rep:..}} expanded, one "ID<TAB>OP<TAB>TEXT" line per step) and put in
 # front of this script with a here-document, so that the job stays one
-# file:  python3 harness/diff/diff.py --emit x86_64 > /tmp/job.sh
+# file:  harness/probetest diff --emit x86_64 > /tmp/job.sh
 #        make exec SCRIPT=/tmp/job.sh KERNEL=upstream
 # OP is W (write TEXT), SKIP (TEXT is not written: deliberate.txt says
 # it oopses this kernel), SEQ/END (a sequence: state accumulates), RESET

@@ -109,7 +109,7 @@ def get(name):
     try:
         return ARCHES[name]
     except KeyError:
-        raise SystemExit(f"ktest: unknown ARCH '{name}' "
+        raise SystemExit(f"probetest: unknown ARCH '{name}' "
                          f"(known: {' '.join(ARCHES)})")
 
 

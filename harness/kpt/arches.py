@@ -85,7 +85,7 @@ def check(names):
     for name in names or archmod.BUILD_ONLY:
         a = archmod.BUILD_ONLY.get(name)
         if not a:
-            raise SystemExit(f"ktest: check-arches knows "
+            raise SystemExit(f"probetest: check-arches knows "
                              f"{' '.join(archmod.BUILD_ONLY)}, not {name}")
         deps.ensure(a)
         ok, secs, lines = build_one(a, ours)

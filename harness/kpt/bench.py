@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from . import paths, qemu
+from . import paths, qemu, stages
 from .util import log, run
 
 BENCH = os.path.join(paths.HARNESS, "bench")
@@ -45,7 +45,7 @@ class Params:
                        if s]
         for s in self.suites:
             if s not in ICOUNT_SUITES + WALL_SUITES:
-                raise SystemExit(f"ktest: unknown SUITE '{s}'")
+                raise SystemExit(f"probetest: unknown SUITE '{s}'")
         long_mode = env.get("LONG", "0") not in ("", "0")
         self.long = long_mode
         self.iters = int(env.get("ITERS") or 200000)
@@ -80,11 +80,7 @@ def ensure_cross_libc(arch):
     if not pkg:
         return
     from . import deps
-    if deps.missing([pkg]):
-        log(f"installing {pkg}")
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-             pkg], env=env, stdout=subprocess.DEVNULL)
+    deps.install([pkg])
 
 
 def compile_prog(arch, outdir):
@@ -106,7 +102,7 @@ def build_module(b, outdir):
     logpath = os.path.join(outdir, "kbfloor.log")
     with open(logpath, "w") as logf:
         if b.make(f"M={mdir}", "modules", logf=logf):
-            raise SystemExit(f"ktest: building kbfloor.ko failed, see "
+            raise SystemExit(f"probetest: building kbfloor.ko failed, see "
                              f"{logpath}")
     return os.path.join(mdir, "kbfloor.ko")
 
@@ -176,14 +172,14 @@ def parse(lines):
     return recs
 
 
-def boot(h, prepared, p, suites, label, icount, timeout=1800):
+def boot(prepared, p, suites, label, icount, timeout=1800):
     """One guest run of kbench; its records, or SystemExit on failure."""
     b, base, _ = prepared
-    rundir = h.rundir(b.kernel, b.arch.name, label)
+    rundir = stages.rundir(b.kernel, b.arch.name, label)
     prog, ko, offs = guest_files(b, rundir)
     script = os.path.join(rundir, "job.sh")
     job_script(script, kbench_args(p, suites, offs))
-    initrd = h.initrd(rundir, base, "script", script, h.env(b),
+    initrd = stages.initrd(rundir, base, "script", script, stages.env(b),
                       {"kbench": prog, "kbfloor.ko": ko})
     res = qemu.boot(b, initrd, rundir, timeout, stream=False, icount=icount,
                     append="tsc=reliable")
@@ -194,7 +190,7 @@ def boot(h, prepared, p, suites, label, icount, timeout=1800):
         f"{len(recs)} records; log {rundir}/console.log")
     if not verdict.startswith("PASS") or errors or \
             not any(k == "done" for k, _, _ in recs):
-        raise SystemExit(f"ktest: bench {label} on {b.kernel} "
+        raise SystemExit(f"probetest: bench {label} on {b.kernel} "
                          f"{b.arch.name}: {verdict}\n  " + "\n  ".join(errors)
                          + f"\n  console: {rundir}/console.log")
     return recs
@@ -388,11 +384,11 @@ def _dirty():
 # ----------------------------------------------------------------------
 # Entry points
 
-def run_icount(h, prepared, p, arch):
+def run_icount(prepared, p, arch):
     suites = [s for s in p.suites if s in ICOUNT_SUITES]
     if not suites:
         return None
-    recs = {k: boot(h, prepared[k], p, suites, "bench", icount=True)
+    recs = {k: boot(prepared[k], p, suites, "bench", icount=True)
             for k in KERNELS}
     builds = {k: prepared[k][0] for k in KERNELS}
     # the header names the section save() files it under
@@ -407,14 +403,14 @@ def run_icount(h, prepared, p, arch):
     return lines
 
 
-def run_bulk(h, prepared, p, arch):
+def run_bulk(prepared, p, arch):
     if "bulk" not in p.suites:
         return None
     recs = {k: [] for k in KERNELS}
     rounds = 1 if p.bulk_icount else p.bulk_rounds
     for r in range(rounds):
         for k in KERNELS:
-            recs[k] += boot(h, prepared[k], p, ["bulk"], f"bulk{r + 1}",
+            recs[k] += boot(prepared[k], p, ["bulk"], f"bulk{r + 1}",
                             icount=p.bulk_icount, timeout=3600)
     builds = {k: prepared[k][0] for k in KERNELS}
     how = ("-icount shift=0,sleep=off (guest time)" if p.bulk_icount
@@ -443,17 +439,18 @@ def icount_section(p):
         "icount-" + "-".join(suites)
 
 
-def main(h, args):
+def main(args):
     """make bench: both kernels, print the tables, update the results."""
     p = Params()
     status = 0
     for name in args.arches:
         t0 = time.monotonic()
-        prepared = {k: h.prepare(args, name, k) for k in KERNELS}
+        prepared = {k: stages.prepare(name, k, stages.flavour(args))
+                    for k in KERNELS}
         new = {}
         for sec, fn in ((icount_section(p), run_icount),
                         (bulk_section(p), run_bulk)):
-            lines = fn(h, prepared, p, name)
+            lines = fn(prepared, p, name)
             if lines:
                 new[sec] = lines
                 print("\n".join(lines) + "\n", flush=True)
@@ -469,12 +466,12 @@ def main(h, args):
     return status
 
 
-def smoke(h, args):
+def smoke(args):
     """make bench-smoke: one short boot of ours; fails if kbench fails."""
     p = Params(smoke=True)
     name = args.arches[0]
-    prepared = h.prepare(args, name, "ours")
-    recs = boot(h, prepared, p, p.suites, "bench-smoke", icount=True,
+    prepared = stages.prepare(name, "ours", stages.flavour(args))
+    recs = boot(prepared, p, p.suites, "bench-smoke", icount=True,
                 timeout=300)
     # a case the arch does not have is a "skip" record, and not wanted
     skipped = {n for k, n, f in recs if k == "skip"}
@@ -482,7 +479,7 @@ def smoke(h, args):
     got = {n for k, n, _ in recs if k in ("hit", "scale")}
     bulk = [f for k, _, f in recs if k == "bulk"]
     if want - got or not bulk:
-        raise SystemExit(f"ktest: bench-smoke: missing records "
+        raise SystemExit(f"probetest: bench-smoke: missing records "
                          f"{sorted(want - got)}{' bulk' if not bulk else ''}")
     for kind, n, f in recs:
         if kind in ("hit", "scale", "base", "bulk"):

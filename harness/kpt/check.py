@@ -44,7 +44,7 @@ def select(testsrc, tests):
         elif os.path.isfile(full):
             cases.append(w)
         else:
-            raise SystemExit(f"ktest: no test case or directory '{w}' "
+            raise SystemExit(f"probetest: no test case or directory '{w}' "
                              f"under {top}")
     if not tests:
         cases += own_cases()

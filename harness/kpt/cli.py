@@ -1,21 +1,13 @@
-"""ktest: build, boot and test the patched 6.12 kernel (and upstream).
+"""probetest: build, boot and test the patched 6.12 kernel (and upstream).
 
-The Makefile's targets call these commands (make help; README.md):
-  deps          install what the harness needs
-  build         build the kernel (KERNEL, ARCH)
-  run, demo     boot to a root shell; the kprobetrace walkthrough
-  exec          boot running --script
-  check         the ftracetest cases (--tests), and the KUnit verdicts
-  parse LOG     judge a saved console log
-  make TARGET   compile single kbuild targets
-  bench, bench-smoke             benchmarks, upstream against ours
-  check-debug, check-wide, check-arches, check-fixes   the other lanes
-  series, series-verify, series-check                  the patch series
+One command with subcommands, each with its own options (probetest
+COMMAND --help); an option defaults to its make variable (ARCH, KERNEL,
+DEBUG, TESTS, ...).  The Makefile's targets are aliases of these
+(make help; README.md).  Every boot goes through harness/kpt/stages.py.
 """
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -23,52 +15,20 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
 from . import bench, check, console, deps, expect, initramfs, kbuild, paths
-from . import plan, reliability, series, tree
+from . import plan, reliability, series, stages, tree
 from . import qemu
 from .util import log
 
 
-def _rundir(kernel, archname, label):
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-{label}")
-    n = 1
-    while os.path.exists(d):
-        n += 1
-        d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-"
-                         f"{label}.{n}")
-    os.makedirs(d)
-    return d
+_rundir = stages.rundir
+_env = stages.env
+_initrd = stages.initrd
+flavour = stages.flavour
 
 
-def _prepare(args, archname):
+def _prepare(args, archname, kernel=None):
     """Build the kernel and the base initramfs; (build, base, testsrc)."""
-    a = archmod.get(archname)
-    deps.ensure(a)
-    b = kbuild.Build(args.kernel, a, flavour(args)).build()
-    testsrc = check.testsrc()
-    base = initramfs.base(b, testsrc)
-    return b, base, testsrc
-
-
-def flavour(args):
-    """The kernel flavour the options ask for (kbuild.FLAVOURS)"""
-    if args.kcsan:
-        return "kcsan"
-    return "debug" if args.debug else ""
-
-
-def _env(b):
-    return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
-
-
-def _initrd(rundir, base, mode, script, env, files=None):
-    jobarch = initramfs.job(rundir, mode, script, env, files)
-    out = os.path.join(rundir, "initrd.cpio.gz")
-    with open(out, "wb") as f:
-        for part in (base, jobarch):
-            with open(part, "rb") as p:
-                shutil.copyfileobj(p, f)
-    return out
+    return stages.prepare(archname, kernel or args.kernel, flavour(args))
 
 
 def cmd_build(args):
@@ -79,9 +39,6 @@ def cmd_build(args):
 
 def cmd_make(args):
     """Compile single targets, e.g. kernel/trace/trace_kprobe.o."""
-    args.targets = ([args.log] if args.log else []) + args.targets
-    if not args.targets:
-        raise SystemExit("usage: ktest make TARGET...")
     for name in args.arches:
         a = archmod.get(name)
         deps.ensure(a)
@@ -101,19 +58,18 @@ def cmd_run(args):
 def cmd_exec(args, script=None, label="exec"):
     script = script or args.script
     if not script or not os.path.isfile(script):
-        raise SystemExit(f"ktest: SCRIPT '{script}' is not a file")
+        raise SystemExit(f"probetest: SCRIPT '{script}' is not a file")
     status = 0
     for name in args.arches:
         b, base, _ = _prepare(args, name)
-        rundir = _rundir(args.kernel, name, label)
         files = {os.path.basename(f): f
                  for f in os.environ.get("KPT_FILES", "").split()}
-        initrd = _initrd(rundir, base, "script", script, _env(b), files)
-        res = qemu.boot(b, initrd, rundir, args.timeout or 1800,
-                        append=args.append, icount=args.icount)
+        rundir, res = stages.boot(b, base, script, label,
+                                  args.timeout or 1800, append=args.append,
+                                  icount=args.icount, files=files)
         verdict = res.verdict()
-        print(f"ktest: {name} {args.kernel}: {verdict}\n"
-              f"ktest: console log {rundir}/console.log", flush=True)
+        print(f"probetest: {name} {args.kernel}: {verdict}\n"
+              f"probetest: console log {rundir}/console.log", flush=True)
         if not verdict.startswith("PASS"):
             status = res.exit_rc if res.exit_rc else 1
     return status
@@ -156,7 +112,7 @@ def _check_arch(args, prepared, totals):
     if args.kernel != "upstream":
         for line in check.compare_baseline(rows, name):
             print(f"note {name}: upstream passes, we do not: {line}")
-    print(f"ktest: {name} {args.kernel}: {res.verdict(exp.allowed_console())}"
+    print(f"probetest: {name} {args.kernel}: {res.verdict(exp.allowed_console())}"
           f"; log {rundir}/console.log", flush=True)
 
 
@@ -176,7 +132,7 @@ def cmd_check(args):
 
 def _wide_run(args, archname, kernel, cases):
     """One boot of @kernel running @cases, judged with no expectations."""
-    b, base, _ = _Harness.prepare(args, archname, kernel)
+    b, base, _ = _prepare(args, archname, kernel)
     rundir, res, rows = _run_cases(args, b, base, "wide", cases,
                                    expect.Expect({}, []))
     log(f"{kernel} {archname}: {res.verdict()}; log {rundir}/console.log")
@@ -224,7 +180,7 @@ def cmd_check_fixes(args):
                  [[c] for c in cases if check.damaging(c, exp)],
                  "fixes": [cases]}
         for kernel, groups in boots.items():
-            b, base, _ = _Harness.prepare(args, name, kernel)
+            b, base, _ = _prepare(args, name, kernel)
             for group in groups:
                 rundir, res, got = _run_cases(
                     args, b, base, "fixes", group, expect.Expect({}, []))
@@ -242,26 +198,13 @@ def cmd_check_fixes(args):
     return 1 if bad else 0
 
 
-class _Harness:
-    """What bench.py needs from the stages above."""
-
-    rundir = staticmethod(_rundir)
-    initrd = staticmethod(_initrd)
-    env = staticmethod(_env)
-
-    @staticmethod
-    def prepare(args, archname, kernel):
-        return _prepare(argparse.Namespace(**dict(vars(args),
-                                                  kernel=kernel)), archname)
-
-
 def cmd_bench(args):
     """Upstream vs ours in QEMU (harness/kpt/bench.py)."""
-    return bench.main(_Harness, args)
+    return bench.main(args)
 
 
 def cmd_bench_smoke(args):
-    return bench.smoke(_Harness, args)
+    return bench.smoke(args)
 
 
 def cmd_check_debug(args):
@@ -271,7 +214,7 @@ def cmd_check_debug(args):
     args.debug = os.environ.get("DEBUG") != "0"
     passed = failed = 0
     for name in args.arches:
-        p, f = reliability.check_debug(_Harness, args, name)
+        p, f = reliability.check_debug(args, name)
         passed += p
         failed += f
     print(f"{passed} passed, {failed} failed")
@@ -350,7 +293,7 @@ def cmd_series_check(args):
         runs.append(_series_boot)
     if args.script:
         if not os.path.isfile(args.script):
-            raise SystemExit(f"ktest: SCRIPT '{args.script}' is not a file")
+            raise SystemExit(f"probetest: SCRIPT '{args.script}' is not a file")
         runs.append(_series_exec)
     boot = None
     if runs:
@@ -379,46 +322,145 @@ def cmd_parse(args):
 def cmd_deps(args):
     for name in args.arches:
         deps.ensure(archmod.get(name))
+    for group in args.group:
+        if group not in deps.GROUPS:
+            raise SystemExit(f"probetest deps: groups are {sorted(deps.GROUPS)}")
+        deps.install(deps.GROUPS[group], group)
     return 0
+
+
+def cmd_diff(args):
+    """harness/diff/diff.py, in process (its own options)."""
+    sys.path.insert(0, os.path.join(paths.HARNESS, "diff"))
+    import diff
+    return diff.main(args.args)
+
+
+def cmd_clients(args):
+    from . import clients
+    return clients.main(args.args)
+
+
+def cmd_unit(args):
+    return subprocess.run(["make", "-C",
+                           os.path.join(paths.HARNESS, "unit")]).returncode
+
+
+def cmd_fuzz(args):
+    targets = {"smoke": "fuzz-smoke", "run": "fuzz", "long": "fuzz-long"}
+    mode = args.mode or "smoke"
+    if mode not in targets:
+        raise SystemExit(f"probetest fuzz: one of {sorted(targets)}")
+    deps.install(deps.GROUPS["fuzz"], "fuzz")
+    return subprocess.run(["make", "-C", os.path.join(paths.HARNESS, "unit"),
+                           targets[mode]]).returncode
+
+
+def cmd_docs(args):
+    from . import docs
+    return docs.main()
+
+
+def _env_flag(name):
+    return os.environ.get(name, "0") not in ("", "0")
+
+
+def _options():
+    """Option groups; a subcommand takes those it uses.  Each defaults to
+    its make variable (ARCH, KERNEL, DEBUG, ...), which the Makefile's
+    targets pass through the environment."""
+    target = argparse.ArgumentParser(add_help=False)
+    target.add_argument("--arch", default=os.environ.get("ARCH", ""),
+                        help="x86_64, arm64, riscv64, ... or a "
+                        "blank-separated list")
+    target.add_argument("--kernel", default=os.environ.get("KERNEL") or
+                        "ours", choices=tree.KERNELS)
+    target.add_argument("--verbose", "-v", action="store_true",
+                        default=_env_flag("V"))
+    flavour = argparse.ArgumentParser(add_help=False)
+    flavour.add_argument("--debug", action="store_true",
+                         default=_env_flag("DEBUG"),
+                         help="the KASAN/lockdep/UBSAN flavour")
+    flavour.add_argument("--kcsan", action="store_true",
+                         default=_env_flag("KCSAN"),
+                         help="the KCSAN flavour (check-debug: its lane)")
+    boot = argparse.ArgumentParser(add_help=False)
+    boot.add_argument("--timeout", type=int,
+                      default=int(os.environ.get("TIMEOUT") or 0))
+    boot.add_argument("--append", default=os.environ.get("APPEND", ""),
+                      help="extra kernel command line")
+    script = argparse.ArgumentParser(add_help=False)
+    script.add_argument("--script", default=os.environ.get("SCRIPT"))
+    script.add_argument("--icount", action="store_true",
+                        default=_env_flag("ICOUNT"),
+                        help="QEMU -icount: guest instructions as time")
+    tests = argparse.ArgumentParser(add_help=False)
+    tests.add_argument("--tests", default=os.environ.get("TESTS", ""),
+                       help="ftracetest cases or directories")
+    tests.add_argument("--save-baseline", action="store_true")
+    return target, flavour, boot, script, tests
+
+
+# name: (help, option groups by _options() index, positional args)
+COMMANDS = {
+    "deps": ("install what the harness needs (and GROUPs: "
+             "docs, fuzz)", (0,), ("group", "*")),
+    "build": ("build the kernel", (0, 1), None),
+    "run": ("boot to a root shell", (0, 1, 2), None),
+    "demo": ("the kprobetrace walkthrough in a guest", (0, 1, 2), None),
+    "exec": ("boot running --script", (0, 1, 2, 3), None),
+    "check": ("the ftracetest cases and the KUnit suites", (0, 1, 2, 4),
+              None),
+    "parse": ("judge a saved console log", (), ("log", None)),
+    "make": ("compile single kbuild targets", (0, 1), ("targets", "+")),
+    "bench": ("benchmarks, upstream against ours", (0, 1), None),
+    "bench-smoke": ("one short benchmark run", (0, 1), None),
+    "check-debug": ("the reliability lane (DEBUG, KCSAN, LONG)",
+                    (0, 1, 2, 4), None),
+    "check-wide": ("the other ftracetest dirs, upstream against ours",
+                   (0, 2), None),
+    "check-arches": ("build and boot the other architectures", (0,), None),
+    "check-fixes": ("each fix of part 1 on 6.12 and with the fixes",
+                    (0, 2), None),
+    "series": ("write the patch series", (), None),
+    "series-verify": ("git am and checkpatch the series", (), None),
+    "series-check": ("build (and boot) every patch of the series",
+                     (0, 2, 3), None),
+    "docs": ("build the trace documentation", (), None),
+    # these two take their own options, passed on whole (main())
+    "diff": ("the differential test against 6.12 (diff --help)", (),
+             ("args", "*")),
+    "clients": ("perf, trace-cmd, libtracefs, libbpf (clients --help)", (),
+                ("args", "*")),
+    "unit": ("the parser's user-space unit tests", (), None),
+    "fuzz": ("libFuzzer: smoke (default), run or long", (),
+             ("mode", "?")),
+}
+
+# what a command that does not take an option sees
+_DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
+                 kcsan=False, timeout=0, append="", script=None,
+                 icount=False, tests="", save_baseline=False, group=[],
+                 log=None, targets=[], args=[], mode=None)
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
-        prog="ktest", description=__doc__,
+        prog="probetest", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", choices=["deps", "build", "run", "exec", "demo",
-                                       "check", "parse", "make", "bench",
-                                       "bench-smoke", "check-debug",
-                                       "check-wide", "check-arches",
-                                       "check-fixes",
-                                       "series", "series-verify",
-                                       "series-check"])
-    p.add_argument("--arch", default=os.environ.get("ARCH", ""),
-                   help="x86_64, arm64, riscv64, or a blank-separated list")
-    p.add_argument("--kernel", default=os.environ.get("KERNEL") or "ours",
-                   choices=tree.KERNELS)
-    p.add_argument("--debug", action="store_true",
-                   default=os.environ.get("DEBUG", "0") not in ("", "0"))
-    p.add_argument("--kcsan", action="store_true",
-                   default=os.environ.get("KCSAN", "0") not in ("", "0"),
-                   help="the KCSAN flavour (check-debug: the KCSAN lane)")
-    p.add_argument("--script", default=os.environ.get("SCRIPT"))
-    p.add_argument("--tests", default=os.environ.get("TESTS", ""))
-    p.add_argument("--timeout", type=int,
-                   default=int(os.environ.get("TIMEOUT") or 0))
-    p.add_argument("--append", default=os.environ.get("APPEND", ""),
-                   help="extra kernel command line")
-    p.add_argument("--icount", action="store_true",
-                   default=os.environ.get("ICOUNT", "0") not in ("", "0"))
-    p.add_argument("--save-baseline", action="store_true")
-    p.add_argument("--verbose", "-v", action="store_true",
-                   default=os.environ.get("V", "0") not in ("", "0"))
-    p.add_argument("log", nargs="?", help="console log (parse)")
-    p.add_argument("targets", nargs="*", help="kbuild targets (make)")
+    groups = _options()
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (text, use, pos) in COMMANDS.items():
+        c = sub.add_parser(name, help=text, description=text,
+                           parents=[groups[i] for i in use])
+        if pos:
+            c.add_argument(pos[0], nargs=pos[1])
     args = p.parse_args(argv)
-    default = list(archmod.DEFAULT_ARCHES) if args.command in ("check", "build",
-                                                       "deps", "check-wide") \
-        else [archmod.DEFAULT_ARCH]
+    for k, v in _DEFAULTS.items():
+        if not hasattr(args, k):
+            setattr(args, k, v)
+    default = list(archmod.DEFAULT_ARCHES) if args.command in (
+        "check", "build", "deps", "check-wide") else [archmod.DEFAULT_ARCH]
     if args.command == "series-check":
         default = list(archmod.SERIES_ARCHES)
     args.arches = args.arch.split() or default
@@ -430,7 +472,11 @@ def parse_args(argv):
 
 
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["diff"], ["clients"]):
+        args = argparse.Namespace(command=argv[0], args=argv[1:])
+    else:
+        args = parse_args(argv)
     fn = globals()[f"cmd_{args.command.replace('-', '_')}"]
     try:
         return fn(args)

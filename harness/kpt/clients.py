@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
-from . import check, console, deps, initramfs, kbuild, paths, qemu
+from . import console, deps, initramfs, paths, qemu, stages
 from .util import log, run
 
 CLIENTS = os.path.join(paths.HARNESS, "clients")
@@ -59,13 +59,7 @@ _TIME = re.compile(r"@@KPT-TIME (\S+) (\d+)")
 
 
 def ensure_packages():
-    need = deps.missing(PACKAGES)
-    if need:
-        log("installing client packages: " + " ".join(need))
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        run(["apt-get", "update", "-qq"], env=env)
-        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-             *need], env=env, stdout=subprocess.DEVNULL)
+    deps.install(PACKAGES, "client packages")
 
 
 # Foreign guests: these Debian packages (and their dependencies) are
@@ -93,18 +87,8 @@ def sysroot(arch):
     d = os.path.join(paths.root(), f"clients-sysroot-{arch.deb_arch}")
     if os.path.exists(os.path.join(d, ".done")):
         return d
-    state = os.path.join(paths.root(), f"apt-{arch.deb_arch}")
-    for sub in ("lists/partial", "cache/archives/partial", "deb"):
-        os.makedirs(os.path.join(state, sub), exist_ok=True)
-    open(os.path.join(state, "status"), "a").close()
-    opts = ["-o", f"APT::Architecture={arch.deb_arch}",
-            "-o", f"APT::Architectures::={arch.deb_arch}",
-            "-o", f"Dir::State::Lists={state}/lists",
-            "-o", f"Dir::Cache={state}/cache",
-            "-o", f"Dir::State::status={state}/status",
-            "-o", "Debug::NoLocking=1", "-qq"]
     log(f"clients: fetching {' '.join(FOREIGN)} for {arch.deb_arch}")
-    run(["apt-get", *opts, "update"], stdout=subprocess.DEVNULL)
+    opts, debdir = deps.foreign_apt(arch.deb_arch)
     out = subprocess.run(
         ["apt-cache", *opts, "depends", "--recurse", "--no-recommends",
          "--no-suggests", "--no-conflicts", "--no-breaks", "--no-replaces",
@@ -112,7 +96,6 @@ def sysroot(arch):
         check=True).stdout
     pkgs = sorted({ln.strip() for ln in out.splitlines()
                    if ln and not ln[0].isspace() and "<" not in ln})
-    debdir = os.path.join(state, "deb")
     run(["apt-get", *opts, "download", *pkgs], cwd=debdir,
         stdout=subprocess.DEVNULL)
     tmp = d + ".tmp"
@@ -305,17 +288,13 @@ def _rowtable(res):
     return out
 
 
-def _boot(h, b, base, clients, label, rows, timeout, append=""):
-    rundir = h.rundir(b.kernel, b.arch.name, label)
-    env = dict(h.env(b), KPT_ROWS=" ".join(f"{r}.sh" for r in rows),
+def _boot(b, base, clients, label, rows, timeout, append=""):
+    rundir = stages.rundir(b.kernel, b.arch.name, label)
+    env = dict(stages.env(b), KPT_ROWS=" ".join(f"{r}.sh" for r in rows),
                KPT_ROW_TIMEOUT=str(ROW_TIMEOUT))
-    jobarch = initramfs.job(rundir, "script",
-                            os.path.join(CLIENTS, "run.sh"), env)
-    initrd = os.path.join(rundir, "initrd.cpio.gz")
-    with open(initrd, "wb") as f:
-        for part in (base, clients, jobarch):
-            with open(part, "rb") as p:
-                shutil.copyfileobj(p, f)
+    initrd = stages.initrd(rundir, base, "script",
+                           os.path.join(CLIENTS, "run.sh"), env,
+                           extra=(clients,))
     res = qemu.boot(b, initrd, rundir, timeout, stream=False, append=append)
     table = _rowtable(res)
     for row in rows:
@@ -326,13 +305,13 @@ def _boot(h, b, base, clients, label, rows, timeout, append=""):
     return table, rundir
 
 
-def run_kernel(h, b, base, clients, rows, boots):
+def run_kernel(b, base, clients, rows, boots):
     """All rows on one kernel: one boot for the plain rows, then BOOTS
     boots per boot-* row.  {row: [result, reason, masked output]}."""
     plain = [r for r in rows if r not in BOOT_ROWS]
     table = {}
     if plain:
-        t, _ = _boot(h, b, base, clients, "clients", plain,
+        t, _ = _boot(b, base, clients, "clients", plain,
                      180 + ROW_TIMEOUT * len(plain))
         table.update(t)
     for row in rows:
@@ -340,7 +319,7 @@ def run_kernel(h, b, base, clients, rows, boots):
             continue
         passed, why, output = 0, "", None
         for n in range(1, boots + 1):
-            t, _ = _boot(h, b, base, clients, f"clients-{row}-{n}", [row],
+            t, _ = _boot(b, base, clients, f"clients-{row}-{n}", [row],
                          180 + ROW_TIMEOUT, append=BOOT_ROWS[row])
             res, reason, output = t[row]
             if res == "PASS":
@@ -430,28 +409,9 @@ def format_table(archname, kernels, tables, seconds, rows=None):
     return lines, counts
 
 
-class _Harness:
-    """The stages cli.py uses, for this module."""
-
-    @staticmethod
-    def rundir(kernel, archname, label):
-        from .cli import _rundir
-        return _rundir(kernel, archname, label)
-
-    @staticmethod
-    def env(b):
-        return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
-
-    @staticmethod
-    def prepare(archname, kernel, flavour=""):
-        a = archmod.get(archname)
-        deps.ensure(a)
-        b = kbuild.Build(kernel, a, flavour).build()
-        return b, initramfs.base(b, check.testsrc())
-
-
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="check-clients", description=__doc__)
+    p = argparse.ArgumentParser(prog="probetest clients",
+                                description=__doc__)
     p.add_argument("--arch", default=os.environ.get("ARCH") or "x86_64")
     p.add_argument("--kernel", default=os.environ.get("KERNEL") or
                    "ours upstream", help="'ours', 'upstream' or both")
@@ -471,13 +431,13 @@ def main(argv=None):
         a = archmod.get(archname)
         ensure_packages()
         clients = archive(a)
-        prepared = {k: _Harness.prepare(archname, k) for k in kernels}
+        prepared = {k: stages.prepare(archname, k)[:2] for k in kernels}
         seconds = {}
 
         def one(k):
             t = time.monotonic()
             b, base = prepared[k]
-            out = run_kernel(_Harness, b, base, clients, rows, args.boots)
+            out = run_kernel(b, base, clients, rows, args.boots)
             seconds[k] = time.monotonic() - t
             return out
         # One TCG guest per core: the kernels boot side by side.

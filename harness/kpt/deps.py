@@ -3,7 +3,9 @@
 import os
 import shutil
 import subprocess
+from typing import Sequence, Tuple
 
+from . import paths
 from .util import log, run
 
 COMMON = ("make", "gcc", "libc6-dev", "flex", "bison", "bc", "libelf-dev",
@@ -23,19 +25,61 @@ def missing(packages):
     return [p for p in packages if p not in have]
 
 
+# What the commands other than a kernel build need (install(GROUPS[..]))
+GROUPS = {
+    "docs": ("python3-sphinx", "python3-sphinx-rtd-theme", "python3-yaml",
+             "graphviz", "linux-source-6.12"),
+    "fuzz": ("clang-14", "llvm-14", "libclang-rt-14-dev"),
+}
+
+
+def install(packages: Sequence[str], what: str = "packages") -> None:
+    """apt-get install those of @packages that are missing: the one place
+    the harness installs anything, through sudo when not root."""
+    need = missing(list(packages))
+    if not need:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    if sudo and not shutil.which("sudo"):
+        raise SystemExit("probetest: need root or sudo to install: " +
+                         " ".join(need))
+    log(f"installing {what}: " + " ".join(need))
+    # through env(1): sudo resets the environment
+    apt = [*sudo, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+    run([*apt, "update", "-qq"])
+    run([*apt, "install", "-y", "-qq", "--no-install-recommends", *need],
+        stdout=subprocess.DEVNULL)
+
+
 def ensure(arch):
-    """apt-get install whatever this arch's build and boot still lack."""
+    """Install whatever this arch's build and boot still lack."""
     if arch.name in _checked:
         return
-    need = missing(COMMON + arch.packages)
-    if need:
-        sudo = [] if os.geteuid() == 0 else ["sudo"]
-        if sudo and not shutil.which("sudo"):
-            raise SystemExit("ktest: need root to install: " + " ".join(need))
-        log("installing: " + " ".join(need))
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        run([*sudo, "apt-get", "update", "-qq"], env=env)
-        run([*sudo, "apt-get", "install", "-y", "-qq",
-             "--no-install-recommends", *need], env=env,
-            stdout=subprocess.DEVNULL)
+    install(COMMON + arch.packages)
     _checked.add(arch.name)
+
+
+def foreign_apt(deb_arch: str, suite: str = "") -> Tuple[list, str]:
+    """apt options for a private state of architecture @deb_arch under
+    KPT_ROOT, which leaves the host's dpkg architectures and package lists
+    untouched, with its lists updated; (options, directory for
+    downloads).  A @suite other than the host's (an arch the host's
+    release lacks) gets a private sources list of its own."""
+    state = os.path.join(paths.root(), f"apt-{deb_arch}")
+    for sub in ("lists/partial", "cache/archives/partial", "deb"):
+        os.makedirs(os.path.join(state, sub), exist_ok=True)
+    open(os.path.join(state, "status"), "a").close()
+    opts = ["-o", f"APT::Architecture={deb_arch}",
+            "-o", f"APT::Architectures::={deb_arch}",
+            "-o", f"Dir::State::Lists={state}/lists",
+            "-o", f"Dir::Cache={state}/cache",
+            "-o", f"Dir::State::status={state}/status",
+            "-o", "Debug::NoLocking=1", "-qq"]
+    if suite:
+        sources = os.path.join(state, "sources.list")
+        with open(sources, "w") as f:
+            f.write(f"deb http://deb.debian.org/debian {suite} main\n")
+        opts += ["-o", f"Dir::Etc::SourceList={sources}",
+                 "-o", "Dir::Etc::SourceParts=/nonexistent"]
+    run(["apt-get", *opts, "update"], stdout=subprocess.DEVNULL)
+    return opts, os.path.join(state, "deb")

@@ -42,7 +42,7 @@ KERNELS = tree.KERNELS
 def _applies(kernels, kernel, where):
     names = kernels.split(",")
     if kernels != "all" and not all(n in KERNELS for n in names):
-        raise SystemExit(f"ktest: {where}: kernels must be all or a list of "
+        raise SystemExit(f"probetest: {where}: kernels must be all or a list of "
                          f"{', '.join(KERNELS)}, not '{kernels}'")
     return kernels == "all" or kernel in names
 
@@ -50,7 +50,7 @@ def _applies(kernels, kernel, where):
 def _console_entry(rest, kernel, where):
     m = re.match(r"(\S+)\s+(\S+)\s+/(.+?)/\s+(\S.*)$", rest)
     if not m:
-        raise SystemExit(f"ktest: {where}: want 'console <case-glob> "
+        raise SystemExit(f"probetest: {where}: want 'console <case-glob> "
                          "<kernels> /<regex>/ <reason>'")
     if not _applies(m.group(2), kernel, where):
         return None
@@ -77,7 +77,7 @@ def load(archname, kernel, path=None):
                 continue
             parts = line.split(None, 3)
             if len(parts) < 4 or parts[1] not in RESULTS:
-                raise SystemExit(f"ktest: {where}: want '<case> <RESULT> "
+                raise SystemExit(f"probetest: {where}: want '<case> <RESULT> "
                                  "<kernels> <reason>'")
             if _applies(parts[2], kernel, where):
                 exp.results[parts[0]] = (parts[1], parts[3])

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import paths
+from . import deps, paths
 from .util import log, run
 
 GUEST = os.path.join(paths.HARNESS, "guest")
@@ -25,7 +25,7 @@ def busybox(arch):
         out = subprocess.run(["file", "-L", bb], capture_output=True,
                              text=True).stdout if shutil.which("file") else ""
         if "dynamically" in out:
-            raise SystemExit("ktest: /bin/busybox is not static "
+            raise SystemExit("probetest: /bin/busybox is not static "
                              "(apt-get install busybox-static)")
         return bb
     d = os.path.join(paths.root(), f"busybox-{arch.deb_arch}")
@@ -35,7 +35,7 @@ def busybox(arch):
         fetch_foreign_deb(arch.deb_arch, "busybox-static", d, arch.deb_suite)
     bb = next((p for p in where if os.path.exists(p)), None)
     if not bb:
-        raise SystemExit(f"ktest: no busybox in busybox-static:{arch.deb_arch}")
+        raise SystemExit(f"probetest: no busybox in busybox-static:{arch.deb_arch}")
     return bb
 
 
@@ -46,30 +46,13 @@ def fetch_foreign_deb(deb_arch, package, dest, suite=""):
     package lists untouched.  A @suite other than the host's (an arch the
     host's release lacks) gets a private sources list of its own.
     """
-    state = os.path.join(paths.root(), f"apt-{deb_arch}")
-    for sub in ("lists/partial", "cache/archives/partial", "deb"):
-        os.makedirs(os.path.join(state, sub), exist_ok=True)
-    open(os.path.join(state, "status"), "a").close()
-    opts = ["-o", f"APT::Architecture={deb_arch}",
-            "-o", f"APT::Architectures::={deb_arch}",
-            "-o", f"Dir::State::Lists={state}/lists",
-            "-o", f"Dir::Cache={state}/cache",
-            "-o", f"Dir::State::status={state}/status",
-            "-o", "Debug::NoLocking=1", "-qq"]
-    if suite:
-        sources = os.path.join(state, "sources.list")
-        with open(sources, "w") as f:
-            f.write(f"deb http://deb.debian.org/debian {suite} main\n")
-        opts += ["-o", f"Dir::Etc::SourceList={sources}",
-                 "-o", "Dir::Etc::SourceParts=/nonexistent"]
     log(f"fetching {package}:{deb_arch}")
-    run(["apt-get", *opts, "update"], stdout=subprocess.DEVNULL)
-    debdir = os.path.join(state, "deb")
+    opts, debdir = deps.foreign_apt(deb_arch, suite)
     run(["apt-get", *opts, "download", package], cwd=debdir,
         stderr=subprocess.DEVNULL)
     debs = sorted(glob.glob(os.path.join(debdir, f"{package}_*.deb")))
     if not debs:
-        raise SystemExit(f"ktest: could not download {package}:{deb_arch}")
+        raise SystemExit(f"probetest: could not download {package}:{deb_arch}")
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     run(["dpkg-deb", "-x", debs[-1], tmp])
@@ -88,7 +71,7 @@ def _cpio(rootdir, out):
         cpio.stdout.close()
         cpio.communicate(files)
         if gz.wait() or cpio.returncode:
-            raise SystemExit(f"ktest: cpio of {rootdir} failed")
+            raise SystemExit(f"probetest: cpio of {rootdir} failed")
     os.replace(out + ".tmp", out)
 
 

@@ -79,7 +79,7 @@ class Build:
         """@flavour: one of FLAVOURS; @frags: the config fragments,
         instead of base + arch (+ flavour)"""
         if flavour not in FLAVOURS:
-            raise SystemExit(f"ktest: no kernel flavour '{flavour}'")
+            raise SystemExit(f"probetest: no kernel flavour '{flavour}'")
         self.kernel = kernel
         self.arch = arch
         self.flavour = flavour
@@ -109,7 +109,9 @@ class Build:
                    CCACHE_NOHASHDIR="1", CCACHE_MAXSIZE="8G",
                    KBUILD_BUILD_TIMESTAMP="2024-11-17",
                    KBUILD_BUILD_USER="ktest", KBUILD_BUILD_HOST="ktest")
-        for var in ("ARCH", "CROSS_COMPILE", "O", "KERNEL", "CC"):
+        # a command run from make: its variables must not reach kbuild
+        for var in ("ARCH", "CROSS_COMPILE", "O", "KERNEL", "CC", "MAKEFLAGS",
+                    "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
             env.pop(var, None)
         cmd = ["make", "-C", self.src, f"O={self.dir}",
                f"ARCH={self.arch.kernel_arch}",
@@ -127,7 +129,7 @@ class Build:
             with open(path) as f:
                 tail = f.read().splitlines()[-40:]
             raise SystemExit("\n".join(tail) +
-                             f"\nktest: {what} failed, see {path}")
+                             f"\nprobetest: {what} failed, see {path}")
 
     def configure(self, check=True):
         """tinyconfig + fragments + olddefconfig, then verify the result
@@ -146,7 +148,7 @@ class Build:
         missing = check and check_config(os.path.join(self.dir, ".config"),
                                          self.frags, self.kernel)
         if missing:
-            raise SystemExit("ktest: options lost in olddefconfig "
+            raise SystemExit("probetest: options lost in olddefconfig "
                              f"({self.dir}/.config):\n  " +
                              "\n  ".join(missing))
         open(stamp, "w").close()

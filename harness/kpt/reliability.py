@@ -32,7 +32,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from . import check, expect, kcsan, qemu
+from . import check, expect, kcsan, qemu, stages
 from .util import log, run
 
 REL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
@@ -84,12 +84,12 @@ def lane_name(args):
     long_run = os.environ.get("LONG", "0") not in ("", "0")
     if args.kcsan:
         if long_run:
-            raise SystemExit("ktest: LONG=1 and KCSAN=1 do not combine")
+            raise SystemExit("probetest: LONG=1 and KCSAN=1 do not combine")
         return "kcsan"
     if long_run:
         return "long" if args.debug else "long-plain"
     if not args.debug:
-        raise SystemExit("ktest: check-debug needs the debug kernel; "
+        raise SystemExit("probetest: check-debug needs the debug kernel; "
                          "DEBUG=0 is for LONG=1")
     return "debug"
 
@@ -214,12 +214,13 @@ LOCKDOWN_APPEND = ("lockdown=confidentiality "
                    "kprobe_event=p:kprobes/lk_boot,vfs_read")
 
 
-def lockdown_boot(h, args, b, base, archname):
+def lockdown_boot(args, b, base, archname):
     """Second boot: lockdown=confidentiality with a kprobe_event= probe;
     its @@KPT-LKBOOT lines against 6.12's."""
-    rundir = h.rundir(args.kernel, archname, "lockdown-boot")
-    initrd = h.initrd(rundir, base, "script",
-                      os.path.join(REL, "lockdown-boot.sh"), h.env(b))
+    rundir = stages.rundir(args.kernel, archname, "lockdown-boot")
+    initrd = stages.initrd(rundir, base, "script",
+                           os.path.join(REL, "lockdown-boot.sh"),
+                           stages.env(b))
     res = qemu.boot(b, initrd, rundir, 900, stream=args.verbose,
                     append=LOCKDOWN_APPEND)
     rows = compare_lines(res, "@@KPT-LKBOOT ", "rel/lockdown-boot",
@@ -241,11 +242,11 @@ MT_ACCEL = "tcg,thread=multi"
 MT_STRESS_ARGS = "-t 300 -s 2"
 
 
-def mt_boot(h, args, b, base, archname):
+def mt_boot(args, b, base, archname):
     """kpstress with both vCPUs running at once; its rows"""
     if archname not in MT_ARCHES:
         return []
-    rundir = h.rundir(args.kernel, archname, "stress-mt")
+    rundir = stages.rundir(args.kernel, archname, "stress-mt")
     env = write_env(rundir, ["stress-mt"], {
         "REL_STRESS_ARGS": os.environ.get("REL_MT_STRESS_ARGS") or
         MT_STRESS_ARGS})
@@ -254,7 +255,8 @@ def mt_boot(h, args, b, base, archname):
         f.write("#!/bin/sh\nsh /kpt/job/rel.sh\n")
     files = {"kpstress": programs(b.arch, rundir)["kpstress"],
              "rel.sh": os.path.join(REL, "rel.sh"), "rel.env": env}
-    initrd = h.initrd(rundir, base, "script", script, h.env(b), files)
+    initrd = stages.initrd(rundir, base, "script", script, stages.env(b),
+                           files)
     res = qemu.boot(b, initrd, rundir, 1800, stream=args.verbose,
                     append=LANES["debug"].append, accel=MT_ACCEL)
     exp = expect.load(archname, args.kernel)
@@ -285,11 +287,12 @@ def kcsan_rows(res, b, archname, kernel, save):
     return rows or [("kcsan", "PASS", True, "no KCSAN report")]
 
 
-def check_debug(h, args, archname):
+def check_debug(args, archname):
     """One arch; returns (passed, failed)."""
     name = lane_name(args)
     lane = LANES[name]
-    b, base, testsrc = h.prepare(args, archname, args.kernel)
+    b, base, testsrc = stages.prepare(archname, args.kernel,
+                                      stages.flavour(args))
     exp = expect.load(archname, args.kernel)
     cases = [] if name.startswith("long") and not args.tests else \
         check.order(check.select(testsrc, args.tests), exp)
@@ -299,13 +302,14 @@ def check_debug(h, args, archname):
     last = [] if "lockdown" in lane.phases else \
         [c for c in cases if check.damaging(c, exp)]
     healthy = cases[:len(cases) - len(last)]
-    rundir = h.rundir(args.kernel, archname, f"check-{name}")
+    rundir = stages.rundir(args.kernel, archname, f"check-{name}")
     files = programs(b.arch, rundir)
     files.update({"rel.sh": os.path.join(REL, "rel.sh"),
                   "failnth.txt": corpus(archname, rundir)})
     script = job(rundir, healthy, lane, last)
     files["rel.env"] = os.path.join(rundir, "rel.env")
-    initrd = h.initrd(rundir, base, "script", script, h.env(b), files)
+    initrd = stages.initrd(rundir, base, "script", script, stages.env(b),
+                           files)
     timeout = args.timeout or (check.boot_timeout(cases) * 3 +
                                lane_seconds(lane))
     res = qemu.boot(b, initrd, rundir, timeout, stream=args.verbose,
@@ -317,8 +321,8 @@ def check_debug(h, args, archname):
     rows += races
     if name == "debug":
         rows += perm_rows(res, archname, args.kernel, args.save_baseline)
-        rows += lockdown_boot(h, args, b, base, archname)
-        rows += mt_boot(h, args, b, base, archname)
+        rows += lockdown_boot(args, b, base, archname)
+        rows += mt_boot(args, b, base, archname)
     totals = [0, 0]
     for key, result, ok, note in rows:
         print(f"{'ok  ' if ok else 'FAIL'} {archname:7} {args.kernel:8} "
@@ -330,7 +334,7 @@ def check_debug(h, args, archname):
                           "kmemleak:")):
             print(f"note {archname}: {ln.strip()}")
     check.save_results(os.path.join(rundir, "results.txt"), rows)
-    print(f"ktest: {archname} {args.kernel} {name}: "
+    print(f"probetest: {archname} {args.kernel} {name}: "
           f"{res.verdict(exp.allowed_console())}; log {rundir}/console.log",
           flush=True)
     return totals

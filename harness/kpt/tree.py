@@ -39,7 +39,7 @@ def pristine():
     if os.path.exists(os.path.join(dst, ".kpt-unpacked")):
         return dst
     if not os.path.exists(KTAR):
-        raise SystemExit(f"ktest: {KTAR} missing (apt-get install "
+        raise SystemExit(f"probetest: {KTAR} missing (apt-get install "
                          "linux-source-6.12, or run 'make deps')")
     log(f"unpacking {KTAR} into {dst}")
     tmp = dst + ".tmp"
@@ -88,7 +88,7 @@ def file_diff(patch, rel):
 def _unpatch(text, diff, name, rel):
     """@text with the hunks @diff (of patch @name, on @rel) undone."""
     if diff.startswith("--- /dev/null"):
-        raise SystemExit(f"ktest: {name} creates {rel}, which an earlier "
+        raise SystemExit(f"probetest: {name} creates {rel}, which an earlier "
                          "patch of the plan lists")
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "f")
@@ -97,7 +97,7 @@ def _unpatch(text, diff, name, rel):
         r = subprocess.run(["patch", "-s", "-R", "-F0", f],
                            input=diff, capture_output=True, text=True)
         if r.returncode:
-            raise SystemExit(f"ktest: {name} does not undo on {rel} (edit "
+            raise SystemExit(f"probetest: {name} does not undo on {rel} (edit "
                              f"the patch with the file):\n{r.stdout}"
                              f"{r.stderr}")
         with open(f) as inp:
@@ -143,7 +143,7 @@ def _apply(name, base, stage, touched, deleted):
                         patch, "--no-backup-if-mismatch", "-r", "-"],
                        capture_output=True, text=True)
     if r.returncode:
-        raise SystemExit(f"ktest: {name} does not apply:\n{r.stdout}"
+        raise SystemExit(f"probetest: {name} does not apply:\n{r.stdout}"
                          f"{r.stderr}")
 
 
@@ -246,7 +246,7 @@ class Replay:
             staged = os.path.join(self.stage, rel)
             if not os.path.exists(staged) or not filecmp.cmp(
                     staged, os.path.join(paths.REPO, rel), shallow=False):
-                raise SystemExit(f"ktest: the series does not end with the "
+                raise SystemExit(f"probetest: the series does not end with the "
                                  f"repo's {rel}: a patch that changes it "
                                  "no longer matches it")
 
@@ -344,6 +344,6 @@ def source(kernel):
     """The source tree for KERNEL=upstream, ours, fixes or rewrite."""
     trees = dict(zip(KERNELS, (ours, pristine, fixes, rewrite)))
     if kernel not in trees:
-        raise SystemExit(f"ktest: unknown KERNEL '{kernel}' "
+        raise SystemExit(f"probetest: unknown KERNEL '{kernel}' "
                          f"({', '.join(KERNELS)})")
     return trees[kernel]()

@@ -10,13 +10,13 @@ _T0 = time.monotonic()
 def log(msg):
     """Progress on stderr, so stdout stays the guest's and the verdicts'."""
     t = time.monotonic() - _T0
-    print(f"[ktest {t:7.1f}s] {msg}", file=sys.stderr, flush=True)
+    print(f"[probetest {t:7.1f}s] {msg}", file=sys.stderr, flush=True)
 
 
 def run(cmd, **kw):
     """Run a command, failing loudly with its name."""
     r = subprocess.run(cmd, **kw)
     if r.returncode:
-        raise SystemExit(f"ktest: command failed ({r.returncode}): "
+        raise SystemExit(f"probetest: command failed ({r.returncode}): "
                          f"{' '.join(map(str, cmd))}")
     return r

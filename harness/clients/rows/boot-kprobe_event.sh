@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Booted with kprobe_event=p:kprobes/bootprobe,vfs_read,count=$arg3
-# (ktest clients boots this row several times): the event is listed,
+# (probetest clients boots this row several times): the event is listed,
 # its directory exists and is enabled, it fires, -: gives EBUSY until
 # it is disabled.
 . /kpt/clients/lib.sh

@@ -1,0 +1,79 @@
+"""The one way every command builds a kernel and boots it.
+
+prepare() builds a kernel and the base initramfs; boot() boots it once
+with a job (a script, or a shell), keeping the console in a run
+directory of its own.  check, exec, bench, clients, diff and the
+reliability lane all go through these, in process.
+"""
+
+import argparse
+import os
+import shutil
+import time
+from typing import Optional, Sequence, Tuple
+
+from . import arch as archmod
+from . import check, console, deps, initramfs, kbuild, paths, qemu
+
+
+def rundir(kernel: str, archname: str, label: str) -> str:
+    """A new directory under KPT_ROOT/runs for one boot."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-{label}")
+    n = 1
+    while os.path.exists(d):
+        n += 1
+        d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-"
+                         f"{label}.{n}")
+    os.makedirs(d)
+    return d
+
+
+def env(b: kbuild.Build) -> dict:
+    """The variables a guest job sees about its kernel."""
+    return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
+
+
+def initrd(run_dir: str, base: str, mode: str, script: Optional[str],
+           job_env: dict, files: Optional[dict] = None,
+           extra: Sequence[str] = ()) -> str:
+    """The base initramfs, @extra archives and a job, in one; its path."""
+    jobarch = initramfs.job(run_dir, mode, script, job_env, files)
+    out = os.path.join(run_dir, "initrd.cpio.gz")
+    with open(out, "wb") as f:
+        for part in (base, *extra, jobarch):
+            with open(part, "rb") as p:
+                shutil.copyfileobj(p, f)
+    return out
+
+
+def flavour(args: argparse.Namespace) -> str:
+    """The kernel flavour the options ask for (kbuild.FLAVOURS)"""
+    if getattr(args, "kcsan", False):
+        return "kcsan"
+    return "debug" if getattr(args, "debug", False) else ""
+
+
+def prepare(archname: str, kernel: str = "ours",
+            flavour: str = "") -> Tuple[kbuild.Build, str, str]:
+    """Build @kernel for @archname and the base initramfs;
+    (build, base initramfs, ftracetest sources)."""
+    a = archmod.get(archname)
+    deps.ensure(a)
+    b = kbuild.Build(kernel, a, flavour).build()
+    testsrc = check.testsrc()
+    return b, initramfs.base(b, testsrc), testsrc
+
+
+def boot(b: kbuild.Build, base: str, script: str, label: str,
+         timeout: int = 1800, append: str = "", icount: bool = False,
+         files: Optional[dict] = None, stream: bool = True,
+         run_silence: Optional[int] = None,
+         job_env: Optional[dict] = None) -> Tuple[str, console.Result]:
+    """Boot @b once running @script; (run directory, console.Result).
+    The console is in RUNDIR/console.log."""
+    d = rundir(b.kernel, b.arch.name, label)
+    rd = initrd(d, base, "script", script, job_env or env(b), files)
+    res = qemu.boot(b, rd, d, timeout, stream=stream, icount=icount,
+                    append=append, run_silence=run_silence)
+    return d, res
