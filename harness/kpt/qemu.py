@@ -142,4 +142,6 @@ def _pump(cmd, logpath, timeout, stream, run_silence, silence=None):
     if why != "exit":
         proc.kill()
     proc.wait()
+    sel.close()
+    proc.stdout.close()
     return why, booted
