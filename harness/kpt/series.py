@@ -290,7 +290,8 @@ def deliberate_text(path=DESIGN):
             continue
         out += ["", title + ":"]
         for item in re.split(r"\n- ", "\n" + body.strip())[1:]:
-            text = " ".join(item.replace("**", "").replace("`", "").split())
+            text = re.sub(r"`([^`]+)`", r'"\1"', item.replace("**", ""))
+            text = " ".join(text.split())
             out += textwrap.wrap(text, 72, initial_indent=" - ",
                                  subsequent_indent="   ",
                                  break_on_hyphens=False)
