@@ -269,3 +269,27 @@ class SeriesExpect(unittest.TestCase):
             rw = cli._series_expect("x86_64", "2/25").results
         self.assertEqual(set(fix), {"ours.tc", "theirs.tc"})
         self.assertEqual(set(rw), {"theirs.tc", "unsup.tc"})
+
+
+class DeliberateText(unittest.TestCase):
+    """Part 2's cover letter carries docs/design.md's list of deliberate
+    differences: every item, as plain text, without the build's."""
+
+    def test_every_item_in_the_cover(self):
+        import re
+        from kpt import series
+        with open(series.DESIGN) as f:
+            sec = f.read().split("## Deliberate differences from 6.12\n")[1]
+        sec = sec.split("\n## ")[0]
+        names = re.findall(r"^- \*\*(.+?)\.\*\*", sec, re.M)
+        text = series.deliberate_text()
+        flat = " ".join(text.split())
+        self.assertGreater(len(names), 30)
+        for name in names:
+            if name == "Image layout":
+                self.assertNotIn(name, flat)
+            else:
+                self.assertIn(f"- {name}.", flat)
+        self.assertNotIn("**", text)
+        self.assertNotIn("`", text)
+        self.assertLessEqual(max(len(line) for line in text.splitlines()), 72)
