@@ -13,7 +13,7 @@ import re
 import time
 
 from . import arch as archmod
-from . import deps, kbuild, paths, tree
+from . import deps, kbuild, tree
 from .util import log
 
 PROBE_OPTIONS = ("CONFIG_KPROBE_EVENTS", "CONFIG_UPROBE_EVENTS",
@@ -25,12 +25,6 @@ _WARN = re.compile(r"^(?:\S*?/)?((?:arch|include|kernel|lib|mm|fs)/\S+?):"
                    r"\d+(?::\d+)?: (warning|error):")
 
 
-def our_files():
-    """Kernel paths the series adds or patches."""
-    files = set(tree.overlay_files())
-    for name in tree.patch_files():
-        files.update(tree._patched_paths(os.path.join(paths.REPO, name)))
-    return files
 
 
 def problems(logf, ours):
@@ -80,7 +74,7 @@ def build_one(a, ours):
 
 def check(names):
     """Build each of @names (default: all of arch.BUILD_ONLY); failures."""
-    ours = our_files()
+    ours = tree.series_files()
     failed = 0
     for name in names or archmod.BUILD_ONLY:
         a = archmod.BUILD_ONLY.get(name)

@@ -51,15 +51,6 @@ def warnings(log_text: str, src: str) -> set:
     return out
 
 
-def touched() -> set:
-    """Documentation files the series changes (overlay and patches)."""
-    files = {f for f in tree.overlay_files() if f.startswith("Documentation/")}
-    for patch in tree.patch_files():
-        files |= {p for p in tree._patched_paths(patch)
-                  if p.startswith("Documentation/")}
-    return files
-
-
 def build(src: str, out: str) -> str:
     """make htmldocs SPHINXDIRS=trace of @src into @out; the log text."""
     shutil.rmtree(out, ignore_errors=True)
@@ -109,7 +100,8 @@ def main() -> int:
     log(f"docs: htmldocs SPHINXDIRS=trace of {src}")
     ours = warnings(build(src, os.path.join(root, "ours")), src)
     upstream = _pristine_warnings(root)
-    mine = touched()
+    mine = {f for f in tree.series_files()
+            if f.startswith("Documentation/")}
     ours_files = sorted(mine)
     in_ours = sorted(w for w in ours if w[0] in mine)
     new = sorted(w for w in ours if w not in upstream and w[0] not in mine)

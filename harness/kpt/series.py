@@ -253,7 +253,7 @@ def compare_with_tree(repo, steps, ref=BRANCH, src=None):
     rels = {"MAINTAINERS", *(p for s in steps for p in s.files + s.deletes)}
     for s in steps:
         for name in s.applies:
-            rels.update(tree._patched_paths(os.path.join(paths.REPO, name)))
+            rels.update(tree.patched_paths(os.path.join(paths.REPO, name)))
     bad = []
     for rel in sorted(rels):
         if rel == "MAINTAINERS" and ref != BRANCH:

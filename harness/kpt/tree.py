@@ -67,11 +67,20 @@ def patch_files():
     return plan.patch_order(overlay_files())
 
 
-def _patched_paths(patch):
+def patched_paths(patch):
     """Paths a unified diff writes (not those it deletes)."""
     with open(patch) as f:
         lines = f.read().splitlines(True)
     return [new for _, _, new in plan.diff_files(lines) if new]
+
+
+def series_files():
+    """Kernel paths the series adds or patches: the overlay and every
+    path a patch of patches/ writes."""
+    files = set(overlay_files())
+    for name in patch_files():
+        files.update(patched_paths(os.path.join(paths.REPO, name)))
+    return files
 
 
 def file_diff(patch, rel):
@@ -130,7 +139,7 @@ def _apply(name, base, stage, touched, deleted):
     """Apply the upstream-file patch @name to the staged files, staging
     pristine copies of the files it edits that are not staged yet."""
     patch = os.path.join(paths.REPO, name)
-    for rel in _patched_paths(patch):
+    for rel in patched_paths(patch):
         dst = os.path.join(stage, rel)
         if not os.path.exists(dst) and rel not in deleted and \
                 os.path.exists(os.path.join(base, rel)):
@@ -223,7 +232,7 @@ class Replay:
             self._subst(frm, to)
         for name in step.applies:
             _apply(name, self.base, self.stage, self.touched, self.deleted)
-            self.changed.update(_patched_paths(os.path.join(paths.REPO,
+            self.changed.update(patched_paths(os.path.join(paths.REPO,
                                                             name)))
         for rel in step.deletes:
             self._remove(rel)
