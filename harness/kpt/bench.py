@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from . import paths, qemu, stages
+from . import paths, stages
 from .util import log, run
 
 BENCH = os.path.join(paths.HARNESS, "bench")
@@ -179,10 +179,10 @@ def boot(prepared, p, suites, label, icount, timeout=1800):
     prog, ko, offs = guest_files(b, rundir)
     script = os.path.join(rundir, "job.sh")
     job_script(script, kbench_args(p, suites, offs))
-    initrd = stages.initrd(rundir, base, "script", script, stages.env(b),
-                      {"kbench": prog, "kbfloor.ko": ko})
-    res = qemu.boot(b, initrd, rundir, timeout, stream=False, icount=icount,
-                    append="tsc=reliable")
+    _, res = stages.boot(b, base, script, label, timeout, stream=False,
+                         icount=icount, append="tsc=reliable",
+                         files={"kbench": prog, "kbfloor.ko": ko},
+                         run_dir=rundir)
     recs = parse(res.lines)
     verdict = res.verdict()
     errors = [f["why"] for k, _, f in recs if k == "error"]

@@ -20,15 +20,10 @@ from . import qemu
 from .util import log
 
 
-_rundir = stages.rundir
-_env = stages.env
-_initrd = stages.initrd
-flavour = stages.flavour
-
-
 def _prepare(args, archname, kernel=None):
     """Build the kernel and the base initramfs; (build, base, testsrc)."""
-    return stages.prepare(archname, kernel or args.kernel, flavour(args))
+    return stages.prepare(archname, kernel or args.kernel,
+                          stages.flavour(args))
 
 
 def cmd_build(args):
@@ -42,7 +37,7 @@ def cmd_make(args):
     for name in args.arches:
         a = archmod.get(name)
         deps.ensure(a)
-        b = kbuild.Build(args.kernel, a, flavour(args))
+        b = kbuild.Build(args.kernel, a, stages.flavour(args))
         b.targets(*args.targets)
         log(f"{name}: made {' '.join(args.targets)} in {b.dir}")
     return 0
@@ -50,8 +45,8 @@ def cmd_make(args):
 
 def cmd_run(args):
     b, base, _ = _prepare(args, args.arches[0])
-    rundir = _rundir(args.kernel, b.arch.name, "run")
-    initrd = _initrd(rundir, base, "shell", None, _env(b))
+    rundir = stages.rundir(args.kernel, b.arch.name, "run")
+    initrd = stages.initrd(rundir, base, "shell", None, stages.env(b))
     return qemu.interactive(b, initrd, rundir)
 
 
@@ -82,13 +77,12 @@ def cmd_demo(args):
 def _run_cases(args, b, base, label, cases, exp):
     """Boot @b once running the ftracetest @cases; judge them by @exp.
     Returns (rundir, boot result, rows); rows also go to results.txt."""
-    rundir = _rundir(b.kernel, b.arch.name, label)
+    rundir = stages.rundir(b.kernel, b.arch.name, label)
     script = os.path.join(rundir, "job.sh")
     check.job_script(script, cases)
-    initrd = _initrd(rundir, base, "script", script, _env(b))
-    res = qemu.boot(b, initrd, rundir, args.timeout or
-                    check.boot_timeout(cases), stream=args.verbose,
-                    run_silence=check.RUN_SILENCE)
+    _, res = stages.boot(b, base, script, label, args.timeout or
+                         check.boot_timeout(cases), stream=args.verbose,
+                         run_silence=check.RUN_SILENCE, run_dir=rundir)
     rows = check.judge(res, cases + check.kunit_suites(b), exp)
     check.save_results(os.path.join(rundir, "results.txt"), rows)
     return rundir, res, rows
@@ -273,12 +267,11 @@ def _series_boot(args, b, worktree, key):
 def _series_exec(args, b, worktree, key):
     """Boot one patch of the series running SCRIPT (under -icount with
     ICOUNT=1), as exec does for a kernel; 1 when it did not pass."""
-    rundir = _rundir(b.kernel, b.arch.name, "series-exec-" +
-                     key.replace("/", "-"))
     base = initramfs.base(b, worktree)
-    initrd = _initrd(rundir, base, "script", args.script, _env(b))
-    res = qemu.boot(b, initrd, rundir, args.timeout or 1800,
-                    append=args.append, icount=args.icount)
+    rundir, res = stages.boot(b, base, args.script,
+                              "series-exec-" + key.replace("/", "-"),
+                              args.timeout or 1800, append=args.append,
+                              icount=args.icount)
     verdict = res.verdict()
     print(f"{'PASS' if verdict.startswith('PASS') else 'FAIL'}  exec  {key} "
           f"{b.arch.name}: {verdict}; log {rundir}/console.log", flush=True)

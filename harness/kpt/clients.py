@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import arch as archmod
-from . import console, deps, initramfs, paths, qemu, stages
+from . import console, deps, initramfs, paths, stages
 from .util import log, run
 
 CLIENTS = os.path.join(paths.HARNESS, "clients")
@@ -289,13 +289,11 @@ def _rowtable(res):
 
 
 def _boot(b, base, clients, label, rows, timeout, append=""):
-    rundir = stages.rundir(b.kernel, b.arch.name, label)
     env = dict(stages.env(b), KPT_ROWS=" ".join(f"{r}.sh" for r in rows),
                KPT_ROW_TIMEOUT=str(ROW_TIMEOUT))
-    initrd = stages.initrd(rundir, base, "script",
-                           os.path.join(CLIENTS, "run.sh"), env,
-                           extra=(clients,))
-    res = qemu.boot(b, initrd, rundir, timeout, stream=False, append=append)
+    rundir, res = stages.boot(b, base, os.path.join(CLIENTS, "run.sh"),
+                              label, timeout, stream=False, append=append,
+                              job_env=env, extra=(clients,))
     table = _rowtable(res)
     for row in rows:
         if row not in table:

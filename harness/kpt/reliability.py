@@ -32,7 +32,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from . import check, expect, kcsan, qemu, stages
+from . import check, expect, kcsan, stages
 from .util import log, run
 
 REL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
@@ -217,12 +217,9 @@ LOCKDOWN_APPEND = ("lockdown=confidentiality "
 def lockdown_boot(args, b, base, archname):
     """Second boot: lockdown=confidentiality with a kprobe_event= probe;
     its @@KPT-LKBOOT lines against 6.12's."""
-    rundir = stages.rundir(args.kernel, archname, "lockdown-boot")
-    initrd = stages.initrd(rundir, base, "script",
-                           os.path.join(REL, "lockdown-boot.sh"),
-                           stages.env(b))
-    res = qemu.boot(b, initrd, rundir, 900, stream=args.verbose,
-                    append=LOCKDOWN_APPEND)
+    rundir, res = stages.boot(b, base, os.path.join(REL, "lockdown-boot.sh"),
+                              "lockdown-boot", 900, stream=args.verbose,
+                              append=LOCKDOWN_APPEND)
     rows = compare_lines(res, "@@KPT-LKBOOT ", "rel/lockdown-boot",
                          os.path.join(REL, f"lockdown-{archname}.txt"),
                          args.kernel, args.save_baseline)
@@ -255,10 +252,9 @@ def mt_boot(args, b, base, archname):
         f.write("#!/bin/sh\nsh /kpt/job/rel.sh\n")
     files = {"kpstress": programs(b.arch, rundir)["kpstress"],
              "rel.sh": os.path.join(REL, "rel.sh"), "rel.env": env}
-    initrd = stages.initrd(rundir, base, "script", script, stages.env(b),
-                           files)
-    res = qemu.boot(b, initrd, rundir, 1800, stream=args.verbose,
-                    append=LANES["debug"].append, accel=MT_ACCEL)
+    _, res = stages.boot(b, base, script, "stress-mt", 1800,
+                         stream=args.verbose, append=LANES["debug"].append,
+                         files=files, accel=MT_ACCEL, run_dir=rundir)
     exp = expect.load(archname, args.kernel)
     rows = check.judge(res, ["rel/stress-mt"], exp)
     return [(k if check.is_case(k) else f"stress-mt/{k}", r, ok, note)
@@ -308,12 +304,11 @@ def check_debug(args, archname):
                   "failnth.txt": corpus(archname, rundir)})
     script = job(rundir, healthy, lane, last)
     files["rel.env"] = os.path.join(rundir, "rel.env")
-    initrd = stages.initrd(rundir, base, "script", script, stages.env(b),
-                           files)
     timeout = args.timeout or (check.boot_timeout(cases) * 3 +
                                lane_seconds(lane))
-    res = qemu.boot(b, initrd, rundir, timeout, stream=args.verbose,
-                    append=lane.append, run_silence=900)
+    _, res = stages.boot(b, base, script, f"check-{name}", timeout,
+                         stream=args.verbose, append=lane.append,
+                         files=files, run_silence=900, run_dir=rundir)
     races = []
     if name == "kcsan":
         races = kcsan_rows(res, b, archname, args.kernel, args.save_baseline)

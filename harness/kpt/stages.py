@@ -49,9 +49,9 @@ def initrd(run_dir: str, base: str, mode: str, script: Optional[str],
 
 def flavour(args: argparse.Namespace) -> str:
     """The kernel flavour the options ask for (kbuild.FLAVOURS)"""
-    if getattr(args, "kcsan", False):
+    if args.kcsan:
         return "kcsan"
-    return "debug" if getattr(args, "debug", False) else ""
+    return "debug" if args.debug else ""
 
 
 def prepare(archname: str, kernel: str = "ours",
@@ -68,12 +68,14 @@ def prepare(archname: str, kernel: str = "ours",
 def boot(b: kbuild.Build, base: str, script: str, label: str,
          timeout: int = 1800, append: str = "", icount: bool = False,
          files: Optional[dict] = None, stream: bool = True,
-         run_silence: Optional[int] = None,
-         job_env: Optional[dict] = None) -> Tuple[str, console.Result]:
+         run_silence: Optional[int] = None, job_env: Optional[dict] = None,
+         extra: Sequence[str] = (), accel: Optional[str] = None,
+         run_dir: Optional[str] = None) -> Tuple[str, console.Result]:
     """Boot @b once running @script; (run directory, console.Result).
-    The console is in RUNDIR/console.log."""
-    d = rundir(b.kernel, b.arch.name, label)
-    rd = initrd(d, base, "script", script, job_env or env(b), files)
+    @run_dir: one rundir() gave already (the job's files are in it);
+    else a new one for @label.  The console is in RUNDIR/console.log."""
+    d = run_dir or rundir(b.kernel, b.arch.name, label)
+    rd = initrd(d, base, "script", script, job_env or env(b), files, extra)
     res = qemu.boot(b, rd, d, timeout, stream=stream, icount=icount,
-                    append=append, run_silence=run_silence)
+                    append=append, run_silence=run_silence, accel=accel)
     return d, res
