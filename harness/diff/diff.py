@@ -33,7 +33,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 
 from gen import generate  # noqa: E402
-from kpt import stages  # noqa: E402
+from kpt import paths, stages  # noqa: E402
 ARCHES = ("x86_64", "arm64")
 DELIM = "__KPT_DIFF_CORPUS__"
 SECTIONS = ("status", "log", "list", "format", "sh", "skip")
@@ -480,10 +480,6 @@ def compare(a, b, rules, names=("A", "B"), show=30, out=sys.stdout):
 # ----------------------------------------------------------------------
 # Running the guests
 
-def kpt_root():
-    return os.environ.get("KPT_ROOT") or "/var/tmp/kpt"
-
-
 # Guest seconds a corpus step may take in one pass, at most: 14 ms is
 # usual under TCG, a loaded host triples it.
 STEP_SECONDS = 0.05
@@ -502,7 +498,7 @@ def run_kernel(kernel, arch, passes, timeout, gen, seed, skips, label=None):
     job, steps = emit(arch, passes, gen, seed, skips)
     timeout = timeout or max(1800, int(600 + STEP_SECONDS * len(steps) *
                                        len(passes.split())))
-    outdir = os.path.join(kpt_root(), "diff")
+    outdir = os.path.join(paths.root(), "diff")
     os.makedirs(outdir, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     label = label or kernel

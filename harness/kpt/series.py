@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import textwrap
 
 from . import kbuild, paths, plan, tree
 from .util import log, run
@@ -276,13 +277,24 @@ DESIGN = os.path.join(paths.REPO, "docs", "design.md")
 DELIBERATE_MARK = "@DELIBERATE@"
 
 
-def deliberate_text(path=DESIGN):
-    """docs/design.md's list of deliberate differences from 6.12, as the
-    plain text of a cover letter: the one list, not a copy to keep."""
-    import textwrap
+def deliberate_section(path=DESIGN):
+    """The text of docs/design.md's "Deliberate differences from 6.12",
+    the one list of them."""
     with open(path) as f:
         sec = f.read().split("## Deliberate differences from 6.12\n", 1)[1]
-    sec = sec.split("\n## ", 1)[0].split("\n### ", 1)[1]
+    return sec.split("\n## ", 1)[0]
+
+
+def deliberate_items(path=DESIGN):
+    """The names of that list's items (each starts "- **NAME.**")."""
+    return re.findall(r"^- \*\*(.+?)\.\*\*", deliberate_section(path),
+                      re.M)
+
+
+def deliberate_text(path=DESIGN):
+    """The list as the plain text of a cover letter: the one list, not a
+    copy to keep."""
+    sec = deliberate_section(path).split("\n### ", 1)[1]
     out = []
     for block in ("### " + sec).split("\n### "):
         title, body = block.lstrip("# ").split("\n", 1)
