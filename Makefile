@@ -62,10 +62,10 @@ unit:
 	$(PROBETEST) unit
 
 # Documentation (harness/kpt/docs.py): `make htmldocs SPHINXDIRS=trace` of
-# our tree (6.12 with the series) into KPT_ROOT/docs; fails on a warning in
-# a page the series changes, on one pristine 6.12 does not have, and when
-# kprobetrace.rst lacks an error_log message of trace_probe_errors.h.
-# 10-40 s; in check.
+# our tree (6.12 with the series) into KPT_ROOT/docs; fails on any warning
+# (a link out of Documentation/trace is looked up in the whole tree) and
+# when kprobetrace.rst lacks an error_log message of trace_probe_errors.h.
+# 5-40 s; in check.
 .PHONY: docs
 docs: deps
 	$(PROBETEST) docs
