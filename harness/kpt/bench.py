@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from . import paths, stages
+from . import deps, paths, stages
 from .util import log, run
 
 BENCH = os.path.join(paths.HARNESS, "bench")
@@ -26,7 +26,6 @@ ICOUNT_SUITES = ("hit", "floor", "scale", "watch")
 TABLE_SUITES = ("hit", "floor", "scale")
 WALL_SUITES = ("bulk",)
 KERNELS = ("upstream", "ours")
-CROSS_LIBC = {"arm64": "libc6-dev-arm64-cross"}
 _RECORD = re.compile(r"@@KB (\w+) (\S+)(.*)")
 _FIELD = re.compile(r"(\w+)=(\S+)")
 # Mid-function probe sites: plain instructions, like the anchors' "xor
@@ -75,17 +74,9 @@ class Params:
 # ----------------------------------------------------------------------
 # What goes into the guest
 
-def ensure_cross_libc(arch):
-    pkg = CROSS_LIBC.get(arch.name)
-    if not pkg:
-        return
-    from . import deps
-    deps.install([pkg])
-
-
 def compile_prog(arch, outdir):
     """harness/bench/kbench.c, static, for the guest's architecture."""
-    ensure_cross_libc(arch)
+    deps.ensure(arch)     # its cross compiler and libc
     out = os.path.join(outdir, "kbench")
     run([f"{arch.cross}gcc", "-O2", "-Wall", "-static", "-o", out,
          os.path.join(BENCH, "kbench.c")])

@@ -313,11 +313,14 @@ def cmd_parse(args):
 
 
 def cmd_deps(args):
-    for name in args.arches:
-        deps.ensure(archmod.get(name))
+    arches = [archmod.get(name) for name in args.arches]
+    need = deps.packages(arches, args.group)
+    if args.list:
+        print(" ".join(need))
+        return 0
+    for a in arches:
+        deps.ensure(a)
     for group in args.group:
-        if group not in deps.GROUPS:
-            raise SystemExit(f"probetest deps: groups are {sorted(deps.GROUPS)}")
         deps.install(deps.GROUPS[group], group)
     return 0
 
@@ -397,7 +400,7 @@ def _options():
 # name: (help, option groups by _options() index, positional args)
 COMMANDS = {
     "deps": ("install what the harness needs (and GROUPs: "
-             "docs, fuzz)", (0,), ("group", "*")),
+             "docs, fuzz, clients)", (0,), ("group", "*")),
     "build": ("build the kernel", (0, 1), None),
     "run": ("boot to a root shell", (0, 1, 2), None),
     "demo": ("the kprobetrace walkthrough in a guest", (0, 1, 2), None),
@@ -434,7 +437,8 @@ COMMANDS = {
 _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
                  kcsan=False, timeout=0, append="", script=None,
                  icount=False, tests="", save_baseline=False, group=[],
-                 log=None, targets=[], args=[], mode=None)
+                 log=None, targets=[], args=[], mode=None,
+                 list=False)
 
 
 def parse_args(argv):
@@ -448,6 +452,9 @@ def parse_args(argv):
                            parents=[groups[i] for i in use])
         if pos:
             c.add_argument(pos[0], nargs=pos[1])
+        if name == "deps":
+            c.add_argument("--list", action="store_true",
+                           help="print the packages, installed or not")
     args = p.parse_args(argv)
     for k, v in _DEFAULTS.items():
         if not hasattr(args, k):

@@ -32,10 +32,6 @@ SRC = os.path.join(CLIENTS, "src")
 
 # Host packages: the clients themselves (copied into the guest with their
 # libraries) and what builds our three programs.
-PACKAGES = ("linux-perf", "trace-cmd", "bpftool", "perf-tools-unstable",
-            "bash-static", "libbpf-dev", "libtracefs-dev",
-            "libtraceevent-dev", "clang", "gcc", "libc6-dev")
-
 # Guest path -> host path of each client binary (x86_64: the host's own).
 BINARIES = {
     "/usr/bin/perf": "/usr/bin/perf",
@@ -58,8 +54,8 @@ _REASON = re.compile(r"@@KPT-REASON (\S+) (.*)")
 _TIME = re.compile(r"@@KPT-TIME (\S+) (\d+)")
 
 
-def ensure_packages():
-    deps.install(PACKAGES, "client packages")
+def ensure_packages() -> None:
+    deps.install(deps.GROUPS["clients"], "client packages")
 
 
 # Foreign guests: these Debian packages (and their dependencies) are

@@ -3,9 +3,10 @@
 import os
 import shutil
 import subprocess
-from typing import Sequence, Tuple
+from typing import Iterable, Sequence, Tuple
 
 from . import paths
+from .arch import Arch
 from .util import log, run
 
 COMMON = ("make", "gcc", "libc6-dev", "flex", "bison", "bc", "libelf-dev",
@@ -13,10 +14,10 @@ COMMON = ("make", "gcc", "libc6-dev", "flex", "bison", "bc", "libelf-dev",
           "dwarves", "ccache", "busybox-static", "linux-source-6.12",
           "python3", "perl", "pyflakes3")
 
-_checked = set()
+_checked: set[str] = set()
 
 
-def missing(packages):
+def missing(packages: Sequence[str]) -> list[str]:
     out = subprocess.run(
         ["dpkg-query", "-W", "-f=${Package} ${db:Status-Abbrev}\n",
          *packages], capture_output=True, text=True).stdout
@@ -30,7 +31,25 @@ GROUPS = {
     "docs": ("python3-sphinx", "python3-sphinx-rtd-theme", "python3-yaml",
              "graphviz", "linux-source-6.12"),
     "fuzz": ("clang-14", "llvm-14", "libclang-rt-14-dev"),
+    # the host side of the client rows (harness/kpt/clients.py); the
+    # guest's own come from foreign_apt()
+    "clients": ("linux-perf", "trace-cmd", "bpftool", "perf-tools-unstable",
+                "bash-static", "libbpf-dev", "libtracefs-dev",
+                "libtraceevent-dev", "clang", "gcc", "libc6-dev"),
 }
+
+
+def packages(arches: Iterable[Arch], groups: Iterable[str]) -> list[str]:
+    """Every package the builds and boots of @arches and the commands of
+    @groups need, installed or not, each once."""
+    out: list[str] = []
+    for a in arches:
+        out += [*COMMON, *a.packages]
+    for g in groups:
+        if g not in GROUPS:
+            raise SystemExit(f"probetest deps: groups are {sorted(GROUPS)}")
+        out += GROUPS[g]
+    return list(dict.fromkeys(out))
 
 
 def install(packages: Sequence[str], what: str = "packages") -> None:
@@ -51,7 +70,7 @@ def install(packages: Sequence[str], what: str = "packages") -> None:
         stdout=subprocess.DEVNULL)
 
 
-def ensure(arch):
+def ensure(arch: Arch) -> None:
     """Install whatever this arch's build and boot still lack."""
     if arch.name in _checked:
         return
