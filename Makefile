@@ -88,11 +88,13 @@ fuzz-long: deps
 	$(PROBETEST) fuzz long
 
 # The harness's own tests (the console parser against saved real logs),
-# then pyflakes over its Python.
+# then pyflakes over its Python and mypy over its type hints
+# (harness/mypy.ini: every function has them).
 check-harness: deps
 	python3 -m unittest discover -s harness/tests -t harness
 	pyflakes3 harness/kpt harness/diff harness/clients harness/tests \
 		harness/series harness/unit/fuzz harness/bench harness/reliability
+	cd harness && mypy --config-file mypy.ini
 
 # The patch series (README, "The patch series"; plan in harness/series/):
 # series writes series/ (git format-patch + cover letter); series-verify

@@ -22,6 +22,8 @@ HITPROF_MAX, a bound on the steps; HITPROF_DUMP, functions
 <address> <function>").  Prints "@@HP <count> <function>" lines, then
 "@@HP total N".
 """
+from __future__ import annotations
+
 import collections
 import os
 
@@ -32,17 +34,17 @@ until = os.environ.get("HITPROF_UNTIL")
 maxsteps = int(os.environ.get("HITPROF_MAX") or "20000")
 dump = set(os.environ.get("HITPROF_DUMP", "").split(","))
 MASK = (1 << 64) - 1
-names = {}
+names: dict[int, str] = {}
 
 
-def name(pc):
+def name(pc: int) -> str:
     if pc not in names:
         out = gdb.execute(f"info symbol {pc:#x}", to_string=True).split()
         names[pc] = out[0] if out and out[0] != "No" else "(trampoline)"
     return names[pc]
 
 
-def pc_now():
+def pc_now() -> int:
     return int(gdb.parse_and_eval("$pc")) & MASK
 
 
@@ -59,7 +61,7 @@ else:
 gdb.execute(f"hbreak *{start:#x}")
 gdb.execute("continue")
 gdb.execute("delete")
-counts = collections.Counter()
+counts: collections.Counter[str] = collections.Counter()
 steps = 0
 pc = pc_now()
 while steps < maxsteps:

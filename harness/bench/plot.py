@@ -15,6 +15,7 @@ make bench runs it after it saved the results.
 import os
 import re
 import sys
+from typing import Iterable, Mapping, Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROW = re.compile(r"^(\S.{0,24}?)\s{2,}([\d.]+|-)\s+([\d.]+|-)\s")
@@ -22,8 +23,9 @@ COLORS = {"upstream": "#999999", "ours": "#1f77b4"}
 BAR, GAP, LEFT, TOP = 7, 4, 150, 50
 
 
-def sections(text):
+def sections(text: str) -> dict[str, list[str]]:
     """{section name: [lines]}"""
+    out: dict[str, list[str]]
     out, cur = {}, None
     for line in text.splitlines():
         m = re.match(r"^== (\S+) ==", line)
@@ -34,7 +36,7 @@ def sections(text):
     return out
 
 
-def rows(lines):
+def rows(lines: Iterable[str]) -> list[tuple[str, float, float]]:
     """[(case, upstream, ours)] of the table rows with both figures"""
     out = []
     for line in lines:
@@ -45,11 +47,12 @@ def rows(lines):
     return out
 
 
-def esc(s):
+def esc(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;")
 
 
-def hit_panel(x0, arch, cases):
+def hit_panel(x0: int, arch: str, cases: Sequence[tuple[str, float, float]]
+              ) -> tuple[list[str], int]:
     """Horizontal bars, two per case; returns (svg parts, height)"""
     top = max(max(u, o) for _, u, o in cases)
     width = 330
@@ -70,12 +73,14 @@ def hit_panel(x0, arch, cases):
     return parts, y
 
 
-def scale_points(secs):
+def scale_points(secs: Mapping[str, list[str]]
+                 ) -> tuple[dict[str, list[tuple[int, float]]], str]:
     """({kernel: [(others, per hit)]}, what measured them), from the scale
     rows of one section: scale-long (LONG=1) when there is one, else
     icount.  Sections of different runs are not mixed."""
     for name in ("scale-long", "icount"):
-        pts = {"upstream": [], "ours": []}
+        pts: dict[str, list[tuple[int, float]]] = {"upstream": [],
+                                                   "ours": []}
         for case, up, ours in rows(secs.get(name, [])):
             m = re.match(r"scale others=(\d+)", case)
             if m:
@@ -89,7 +94,9 @@ def scale_points(secs):
     return {}, ""
 
 
-def scale_panel(x0, y0, arch, pts, source):
+def scale_panel(x0: int, y0: int, arch: str,
+                pts: Mapping[str, list[tuple[int, float]]],
+                source: str) -> list[str]:
     """Cost against registered probes, log-ish x (0, 1000, 10000)"""
     w, h = 300, 160
     xs = sorted({n for v in pts.values() for n, _ in v})
@@ -97,10 +104,10 @@ def scale_panel(x0, y0, arch, pts, source):
         return []
     ymax = max(c for v in pts.values() for _, c in v) * 1.1
 
-    def px(n):
+    def px(n: int) -> float:
         return x0 + w * xs.index(n) / (len(xs) - 1)
 
-    def py(c):
+    def py(c: float) -> float:
         return y0 + h - h * c / ymax
 
     parts = [f'<text x="{x0}" y="{y0 - 18}" font-weight="bold">{arch}: '
@@ -126,7 +133,7 @@ def scale_panel(x0, y0, arch, pts, source):
     return parts
 
 
-def main(paths):
+def main(paths: Iterable[str]) -> str:
     parts, x, height = [], 10, 0
     for path in paths:
         arch = re.sub(r"^results-|\.txt$", "", os.path.basename(path))

@@ -20,6 +20,8 @@ and exits 1 on any unexplained difference (2 on a broken run).
     diff.py --records console.log           records of one saved console
 """
 
+from __future__ import annotations
+
 import argparse
 import difflib
 import os
@@ -27,6 +29,7 @@ import re
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Collection, Iterable, Optional, Sequence, TextIO
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -45,15 +48,15 @@ SECTIONS = ("status", "log", "list", "format", "sh", "skip")
 class Step:
     __slots__ = ("id", "op", "text")
 
-    def __init__(self, id_, op, text):
+    def __init__(self, id_: str, op: str, text: str) -> None:
         self.id, self.op, self.text = id_, op, text
 
 
-def _rep(m):
+def _rep(m: re.Match[str]) -> str:
     return m.group(2) * int(m.group(1))
 
 
-def load_corpus(arch, gen=0, seed=1):
+def load_corpus(arch: str, gen: int = 0, seed: int = 1) -> list[Step]:
     """The steps of corpus-common.txt, corpus-<arch>.txt, then @gen
     generated definitions (ids gen:1, gen:2, ...) from @seed."""
     steps = []
@@ -98,14 +101,15 @@ def load_corpus(arch, gen=0, seed=1):
     return steps
 
 
-def addr_syms(steps):
+def addr_syms(steps: Iterable[Step]) -> list[str]:
     syms = set()
     for s in steps:
         syms.update(re.findall(r"\{\{addr:([A-Za-z0-9_.]+)\}\}", s.text))
     return sorted(syms)
 
 
-def emit(arch, passes="K D", gen=0, seed=1, skips=()):
+def emit(arch: str, passes: str = "K D", gen: int = 0, seed: int = 1,
+         skips: Collection[Rule] = ()) -> tuple[str, list[Step]]:
     """The guest job: the prepared corpus, then run-guest.sh.  A line
     that one of the rules @skips selects is not written (op SKIP)."""
     steps = load_corpus(arch, gen, seed)
@@ -128,13 +132,13 @@ def emit(arch, passes="K D", gen=0, seed=1, skips=()):
 # Records
 
 class Records:
-    def __init__(self):
+    def __init__(self) -> None:
         self.meta = ""
-        self.recs = {}          # "K common:12" -> [lines]
-        self.order = []
+        self.recs: dict[str, list[str]] = {}    # "K common:12" -> [lines]
+        self.order: list[str] = []
         self.complete = False
-        self.last_progress = None
-        self.error = None
+        self.last_progress: Optional[str] = None
+        self.error: Optional[str] = None
 
 
 # %p of a kernel pointer: 32 hashed bits, zero-padded; small values are
@@ -149,7 +153,7 @@ KMSG_TEAR = re.compile(r"\[ *\d+\.\d{6}\] \S.*$")
 COMMAND = "log:   Command: "
 
 
-def parse_console(lines):
+def parse_console(lines: Iterable[str]) -> Records:
     """Records from a console (a list of lines)."""
     r = Records()
     addrs = []
@@ -216,7 +220,8 @@ def parse_console(lines):
     return r
 
 
-def normalize(lines, addrs):
+def normalize(lines: Iterable[str],
+              addrs: Collection[tuple[str, str]]) -> list[str]:
     """One record's raw lines, made comparable across boots and builds."""
     out = []
     cmdlen = None
@@ -254,21 +259,21 @@ def normalize(lines, addrs):
     return out
 
 
-def parsed(text):
+def parsed(text: str) -> str:
     """What the kernel parses of a written line: it cuts at the first
     '#', quotes or not"""
     return text.split("#", 1)[0]
 
 
-def skip_op(step, skips):
+def skip_op(step: Step, skips: Iterable[Rule]) -> str:
     """@step's op in a job for a kernel that @skips' lines would oops"""
-    if step.op == "W" and any(r.regex.search(parsed(step.text))
-                              for r in skips):
+    if step.op == "W" and any(
+            r.search(parsed(step.text)) for r in skips):
         return "SKIP"
     return step.op
 
 
-def section(line):
+def section(line: str) -> str:
     if line.startswith(("> ", "seq ", "end", "reset", "sh ")):
         return "input"
     if line.startswith("skip:"):
@@ -284,14 +289,14 @@ def section(line):
     return "format"
 
 
-def split_sections(lines):
-    out = {}
+def split_sections(lines: Iterable[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
     for line in lines:
         out.setdefault(section(line), []).append(line)
     return out
 
 
-def save_records(path, recs):
+def save_records(path: str, recs: Records) -> None:
     with open(path, "w") as f:
         f.write(f"@@KPT-DIFF-RECORDS {recs.meta}\n")
         if recs.error:
@@ -302,7 +307,7 @@ def save_records(path, recs):
                 f.write(line + "\n")
 
 
-def load_records(path):
+def load_records(path: str) -> Records:
     """Saved records (save_records) or a console log."""
     with open(path, errors="replace") as f:
         lines = f.read().splitlines()
@@ -328,7 +333,11 @@ def load_records(path):
 # Deliberate differences
 
 class Rule:
-    def __init__(self, where, selector, sections, reason):
+    id: Optional[str]
+    regex: Optional[re.Pattern[str]]
+
+    def __init__(self, where: str, selector: str, sections: str,
+                 reason: str) -> None:
         self.where, self.reason = where, reason
         # "*" is every section of a written line; "skip" is said apart
         self.sections = set(SECTIONS) - {"skip"} if sections == "*" else \
@@ -336,7 +345,7 @@ class Rule:
         bad = self.sections - set(SECTIONS)
         if bad:
             raise SystemExit(f"{where}: unknown section(s) {sorted(bad)}")
-        self.passes = None
+        self.passes: Optional[str] = None
         m = re.match(r"^([KD]) (.*)$", selector)
         if m:
             self.passes, selector = m.group(1), m.group(2)
@@ -356,39 +365,45 @@ class Rule:
                              "the input, in both passes")
         self.used = 0
 
-    def covers(self, changed):
+    def covers(self, changed: set[str]) -> bool:
         """Whether the sections that differ are this rule's; a skipped
         line differs in all of them"""
         return changed <= self.sections or \
             ("skip" in self.sections and "skip" in changed)
 
-    def matches(self, key, la, lb):
+    def matches(self, key: str, la: Sequence[str],
+                lb: Sequence[str]) -> bool:
         p, _, sid = key.partition(" ")
         if self.passes and p != self.passes:
             return False
         if self.id is not None:
             return sid == self.id
         if self.on_logs:
-            return bool(self.regex.search(log_pair(la, lb)))
+            return self.search(log_pair(la, lb))
         head = next((x for x in la if section(x) == "input"), "")
         if head.startswith("> "):
             head = parsed(head[2:])
-        return bool(self.regex.search(head))
+        return self.search(head)
+
+    def search(self, text: str) -> bool:
+        """Whether a /regex/ rule's regex is found in @text."""
+        assert self.regex is not None, "an @ID rule has no regex"
+        return bool(self.regex.search(text))
 
 
-def first_log(lines):
+def first_log(lines: Iterable[str]) -> str:
     """The message of a record's error_log entry, or 'none'."""
     line = next((x for x in lines if section(x) == "log"), None)
     return line[len("log: "):] if line else "none"
 
 
-def log_pair(la, lb):
+def log_pair(la: Iterable[str], lb: Iterable[str]) -> str:
     """What a ~/regex/ selector searches: both kernels' messages."""
     return f"upstream: {first_log(la)} ours: {first_log(lb)}"
 
 
-def load_rules(path):
-    rules = []
+def load_rules(path: str) -> list[Rule]:
+    rules: list[Rule] = []
     if not os.path.exists(path):
         return rules
     with open(path) as f:
@@ -407,7 +422,7 @@ def load_rules(path):
 # ----------------------------------------------------------------------
 # Comparison
 
-def kind(la, lb):
+def kind(la: Sequence[str], lb: Sequence[str]) -> str:
     """A short signature of how two records differ, to group them."""
     minus = [x for x in la if x not in lb]
     plus = [x for x in lb if x not in la]
@@ -424,7 +439,9 @@ def kind(la, lb):
     return f"{section(a)}: {' '.join(frags[:3])}"
 
 
-def compare(a, b, rules, names=("A", "B"), show=30, out=sys.stdout):
+def compare(a: Records, b: Records, rules: Collection[Rule],
+            names: Sequence[str] = ("A", "B"), show: int = 30,
+            out: TextIO = sys.stdout) -> int:
     keys = list(a.order)
     keys += [k for k in b.order if k not in a.recs]
     same = deliberate = 0
@@ -450,7 +467,7 @@ def compare(a, b, rules, names=("A", "B"), show=30, out=sys.stdout):
     if diffs:
         print("Kinds of differences (first differing line pair, what "
               "changed in it):", file=out)
-        kinds = {}
+        kinds: dict[str, list[str]] = {}
         for key, la, lb, why in diffs:
             k = why if why.startswith("missing") else kind(la, lb)
             kinds.setdefault(k, []).append(key)
@@ -485,13 +502,15 @@ def compare(a, b, rules, names=("A", "B"), show=30, out=sys.stdout):
 STEP_SECONDS = 0.05
 
 
-def skips_for(kernel, rules):
+def skips_for(kernel: str, rules: Iterable[Rule]) -> list[Rule]:
     """The skip rules (lines that oops 6.12) that apply to @kernel"""
     return [r for r in rules if "skip" in r.sections] \
         if kernel == "upstream" else []
 
 
-def run_kernel(kernel, arch, passes, timeout, gen, seed, skips, label=None):
+def run_kernel(kernel: str, arch: str, passes: str, timeout: int, gen: int,
+               seed: int, skips: Collection[Rule],
+               label: Optional[str] = None) -> tuple[Records, str]:
     """Boot @kernel with the corpus, without the lines @skips selects;
     return (records, console path).  @label names its files (default:
     the kernel)."""
@@ -536,7 +555,7 @@ def run_kernel(kernel, arch, passes, timeout, gen, seed, skips, label=None):
     return recs, console
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="probetest diff", description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--arch", default=os.environ.get("ARCH") or "x86_64")

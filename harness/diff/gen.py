@@ -12,6 +12,9 @@ a difference found once is found again: diff.py prints the seed.
 """
 
 import random
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
 
 # What a definition may probe on each arch, and what it may read there.
 REGS = {
@@ -55,21 +58,22 @@ WORDS = ("a", "$", "(", ")", "+", "-", ":", "@", "%", "=", "[", "]", "/",
 
 
 class Gen:
-    def __init__(self, arch, seed):
+    def __init__(self, arch: str, seed: int) -> None:
         self.arch = arch
         self.r = random.Random(f"{arch}:{seed}")
         self.event = EVENTS[0]  # the attached event of the last 'e' line
 
-    def pick(self, seq, bad=(), p_bad=0.1):
+    def pick(self, seq: Sequence[T], bad: Sequence[T] = (),
+             p_bad: float = 0.1) -> T:
         """From @seq, or now and then from @bad."""
         if bad and self.chance(p_bad):
             return self.r.choice(bad)
         return self.r.choice(seq)
 
-    def chance(self, p):
+    def chance(self, p: float) -> bool:
         return self.r.random() < p
 
-    def number(self):
+    def number(self) -> str:
         return self.pick((str(self.r.randint(0, 8)),
                           str(self.r.randint(0, 64)),
                           hex(self.r.randint(0, 0x100))),
@@ -77,7 +81,7 @@ class Gen:
                           "18446744073709551615", "18446744073709551616",
                           "-1", "08", "0x", "1e3", ""))
 
-    def offset(self):
+    def offset(self) -> str:
         sign = self.pick(("", "", "-", "u", "u-"), ("+", "--", "-u"))
         return sign + self.pick((str(self.r.randint(0, 64)),
                                  hex(self.r.randint(0, 0x400)),
@@ -85,7 +89,7 @@ class Gen:
 
     # -- fetch arguments -------------------------------------------------
 
-    def value(self, kind, depth=0):
+    def value(self, kind: str, depth: int = 0) -> str:
         """One FETCHARG value for a probe of @kind ('p', 'r', 'f', 'x',
         't', 'u', 'e')."""
         if depth < 3 and self.chance(0.25):
@@ -125,7 +129,7 @@ class Gen:
             bad += ["$retval", f"@{self.pick(SYMS)}", reg, arg]
         return self.pick(good, bad, 0.15)
 
-    def type_(self):
+    def type_(self) -> str:
         if self.chance(0.12):
             w = self.pick((1, 3, 8, 31, 32), (64, 65, 0))
             o = self.pick((0, 1, 7, 31), (63, 64))
@@ -136,7 +140,7 @@ class Gen:
             t += f"[{self.pick(('1', '4', '16'), ('64', '65', '0', '', 'x'))}]"
         return t
 
-    def arg(self, kind):
+    def arg(self, kind: str) -> str:
         if self.chance(0.08):
             # @entry(): a return probe's value at the entry, refused elsewhere
             s = f"@entry({self.value({'r': 'p', 'x': 'f'}.get(kind, kind))})"
@@ -148,13 +152,13 @@ class Gen:
             s = f"{self.pick(NAMES, BAD_NAMES)}={s}"
         return s
 
-    def args(self, kind):
+    def args(self, kind: str) -> list[str]:
         n = self.pick((0, 1, 1, 2, 3, 5))
         return [self.arg(kind) for _ in range(n)]
 
     # -- heads -----------------------------------------------------------
 
-    def name(self):
+    def name(self) -> str:
         g = self.pick(("", "", "gen/", "g1/", "g_2/"),
                       ("kprobes/", "Bad-group/", "/", "g" * 65 + "/",
                        "g.1/"))
@@ -162,7 +166,7 @@ class Gen:
                       ("1ev", "ev.x", "", "e" * 65, "e-v"))
         return g + e
 
-    def head(self, letter, maxactive=False):
+    def head(self, letter: str, maxactive: bool = False) -> str:
         h = letter
         if maxactive and self.chance(0.2):
             h += self.pick(("1", "16", "0", "4097", "x"))
@@ -170,7 +174,7 @@ class Gen:
             h += ":" + self.name()
         return h
 
-    def definition(self):
+    def definition(self) -> str:
         kind = self.pick("pppprrfxtue")
         if kind == "p":
             place = self.pick(SYMS, BAD_SYMS) if self.chance(0.95) else \
@@ -202,7 +206,7 @@ class Gen:
 
     # -- spoiling --------------------------------------------------------
 
-    def spoil(self, line):
+    def spoil(self, line: str) -> str:
         """The line with one mistake in it."""
         if not line:
             return line
@@ -218,18 +222,18 @@ class Gen:
             return line[:i] + self.pick(WORDS) + line[i + 1:]
         return line[:i]
 
-    def line(self):
+    def line(self) -> str:
         s = self.definition()
         if self.chance(0.25):
             s = self.spoil(s)
         return s
 
 
-def generate(arch, count, seed):
+def generate(arch: str, count: int, seed: int) -> list[str]:
     """@count definitions for @arch: a list of strings, the same for the
     same arguments."""
     g = Gen(arch, seed)
-    out = []
+    out: list[str] = []
     while len(out) < count:
         s = g.line().strip()
         # One write(2) per line; the corpus format reserves '{{' and ';;'.

@@ -10,14 +10,14 @@ class Arch:
     cross: str           # CROSS_COMPILE prefix ('' for native)
     image: str           # boot image, relative to the build dir
     qemu: str            # QEMU system binary
-    machine: tuple       # extra QEMU machine options
+    machine: tuple[str, ...]   # extra QEMU machine options
     console: str         # kernel console device
     deb_arch: str        # Debian architecture of the guest userland
-    packages: tuple      # Debian packages the host needs for this arch
+    packages: tuple[str, ...]  # Debian packages the host needs for this arch
     fragment: str        # config fragment under harness/config
     append: str = ""     # extra kernel command line
     deb_suite: str = ""  # Debian suite of the userland ('' = the host's)
-    qemu_extra: tuple = field(default_factory=tuple)
+    qemu_extra: tuple[str, ...] = field(default_factory=tuple)
 
 
 ARCHES = {
@@ -105,7 +105,7 @@ BUILD_ONLY = {
 }
 
 
-def get(name):
+def get(name: str) -> Arch:
     try:
         return ARCHES[name]
     except KeyError:
@@ -113,7 +113,7 @@ def get(name):
                          f"(known: {' '.join(ARCHES)})")
 
 
-def host_accel(arch, icount=False):
+def host_accel(arch: Arch, icount: bool = False) -> str:
     """TCG single-threaded unless the host CPU really offers vmx/svm.
 
     /dev/kvm on these machines exists but cannot boot a stock kernel, and

@@ -11,6 +11,7 @@ options the build ended up with and how long it took.
 import os
 import re
 import time
+from typing import Container, Sequence
 
 from . import arch as archmod
 from . import deps, kbuild, tree
@@ -27,7 +28,7 @@ _WARN = re.compile(r"^(?:\S*?/)?((?:arch|include|kernel|lib|mm|fs)/\S+?):"
 
 
 
-def problems(logf, ours):
+def problems(logf: str, ours: Container[str]) -> list[str]:
     """Warning and error lines of a build log that point into @ours."""
     out = []
     with open(logf, errors="replace") as f:
@@ -38,7 +39,7 @@ def problems(logf, ours):
     return out
 
 
-def _options(dotconfig):
+def _options(dotconfig: str) -> str:
     have = {}
     with open(dotconfig) as f:
         for line in f:
@@ -48,7 +49,8 @@ def _options(dotconfig):
     return " ".join(f"{o[7:]}={have.get(o, 'n')}" for o in PROBE_OPTIONS)
 
 
-def build_one(a, ours):
+def build_one(a: archmod.Arch,
+              ours: Container[str]) -> tuple[bool, float, list[str]]:
     """Build arch @a; (ok, seconds, summary lines)."""
     frags = [os.path.join(kbuild.CONFIG_DIR, "arches.config"),
              os.path.join(kbuild.CONFIG_DIR, a.fragment)]
@@ -72,7 +74,7 @@ def build_one(a, ours):
     return rc == 0 and not bad, secs, lines
 
 
-def check(names):
+def check(names: Sequence[str]) -> int:
     """Build each of @names (default: all of arch.BUILD_ONLY); failures."""
     ours = tree.series_files()
     failed = 0

@@ -8,6 +8,9 @@ is enough.  The bulk suite needs wall-clock time: it boots without icount,
 upstream and ours alternately, BULK_ROUNDS times each, and takes medians.
 """
 
+from __future__ import annotations
+
+import argparse
 import os
 import shlex
 import re
@@ -16,9 +19,14 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING, Iterable, Mapping, Optional
 
 from . import deps, paths, stages
 from .util import log, run
+
+if TYPE_CHECKING:
+    from .arch import Arch
+    from .kbuild import Build
 
 BENCH = os.path.join(paths.HARNESS, "bench")
 ICOUNT_SUITES = ("hit", "floor", "scale", "watch")
@@ -33,12 +41,15 @@ _FIELD = re.compile(r"(\w+)=(\S+)")
 # kprobes emulate, no arm64 ftrace entry nops).
 _AVOID = re.compile(r"\b(nop|call|ret|jmp|j[a-z]+|bl?|b\.\w+|br|blr|cb\w+|"
                     r"tb\w+|adrp?|ldr\s+\w+,\s*[0-9a-f]+)\b|%rip|%gs")
+# A kbench record: (kind, name, {field: value})
+Record = tuple[str, str, dict[str, str]]
 
 
 class Params:
     """What to run, from the environment (see the Makefile)."""
 
-    def __init__(self, env=os.environ, smoke=False):
+    def __init__(self, env: Mapping[str, str] = os.environ,
+                 smoke: bool = False) -> None:
         self.suites = [s for s in re.split(r"[ ,]+", env.get("SUITE") or
                                            "hit,floor,scale,watch,bulk")
                        if s]
@@ -74,7 +85,7 @@ class Params:
 # ----------------------------------------------------------------------
 # What goes into the guest
 
-def compile_prog(arch, outdir):
+def compile_prog(arch: Arch, outdir: str) -> str:
     """harness/bench/kbench.c, static, for the guest's architecture."""
     deps.ensure(arch)     # its cross compiler and libc
     out = os.path.join(outdir, "kbench")
@@ -83,7 +94,7 @@ def compile_prog(arch, outdir):
     return out
 
 
-def build_module(b, outdir):
+def build_module(b: Build, outdir: str) -> str:
     """harness/bench/kbfloor.c as an external module of build b."""
     mdir = os.path.join(outdir, "kbfloor")
     os.makedirs(mdir, exist_ok=True)
@@ -98,12 +109,12 @@ def build_module(b, outdir):
     return os.path.join(mdir, "kbfloor.ko")
 
 
-def symbol(arch):
+def symbol(arch: Arch) -> str:
     return {"x86_64": "__x64_sys_getppid",
             "arm64": "__arm64_sys_getppid"}[arch.name]
 
 
-def offsets(b):
+def offsets(b: Build) -> list[int]:
     """Instruction offsets inside the probed function, from vmlinux.
 
     kbench takes the first that registers (int3/BRK) or optimizes
@@ -122,14 +133,15 @@ def offsets(b):
     return [a - start for a, text in insns[1:] if not _AVOID.search(text)]
 
 
-def guest_files(b, rundir):
+def guest_files(b: Build, rundir: str) -> tuple[str, str, list[int]]:
     """(kbench, kbfloor.ko, offsets) for build b, built in rundir."""
     outdir = os.path.join(rundir, f"prog-{b.kernel}")
     os.makedirs(outdir, exist_ok=True)
     return compile_prog(b.arch, outdir), build_module(b, outdir), offsets(b)
 
 
-def kbench_args(p, suites, offs):
+def kbench_args(p: Params, suites: Iterable[str],
+                offs: Iterable[int]) -> list[str]:
     args = ["-s", ",".join(suites), "-n", str(p.iters), "-r", str(p.rounds),
             "-N", p.scale, "-B", p.bulk,
             "-o", ",".join(map(str, offs)) or "0",
@@ -141,7 +153,7 @@ def kbench_args(p, suites, offs):
     return args
 
 
-def job_script(path, args):
+def job_script(path: str, args: Iterable[str]) -> None:
     with open(path, "w") as f:
         f.write("#!/bin/sh\n# kbench job (harness/kpt/bench.py)\n"
                 f"/kpt/job/kbench {' '.join(map(shlex.quote, args))}\n")
@@ -150,7 +162,7 @@ def job_script(path, args):
 # ----------------------------------------------------------------------
 # Boots and records
 
-def parse(lines):
+def parse(lines: Iterable[str]) -> list[Record]:
     """@@KB lines: [(kind, name, {field: value})]."""
     recs = []
     for line in lines:
@@ -163,7 +175,8 @@ def parse(lines):
     return recs
 
 
-def boot(prepared, p, suites, label, icount, timeout=1800):
+def boot(prepared: tuple[Build, str, str], p: Params, suites: Iterable[str],
+         label: str, icount: bool, timeout: int = 1800) -> list[Record]:
     """One guest run of kbench; its records, or SystemExit on failure."""
     b, base, _ = prepared
     rundir = stages.rundir(b.kernel, b.arch.name, label)
@@ -190,29 +203,30 @@ def boot(prepared, p, suites, label, icount, timeout=1800):
 # ----------------------------------------------------------------------
 # Tables
 
-def _num(v):
+def _num(v: Optional[str]) -> Optional[float]:
     return float(v) if v is not None else None
 
 
-def _ratio(up, ours):
+def _ratio(up: Optional[float], ours: Optional[float]) -> str:
     if up is None or ours is None or abs(up) < 1e-9:
         return "-"
     return f"{ours / up:.3f}"
 
 
-def _row(name, up, ours, note=""):
+def _row(name: str, up: Optional[float], ours: Optional[float],
+         note: str = "") -> str:
     u = f"{up:.1f}" if up is not None else "-"
     o = f"{ours:.1f}" if ours is not None else "-"
     d = f"{ours - up:+.1f}" if up is not None and ours is not None else "-"
     return f"{name:24} {u:>10} {o:>10} {_ratio(up, ours):>7} {d:>8}  {note}"
 
 
-def _head(first):
+def _head(first: str) -> str:
     return (f"{first:24} {'upstream':>10} {'ours':>10} {'ratio':>7} "
             f"{'diff':>8}  notes")
 
 
-def icount_tables(recs):
+def icount_tables(recs: Mapping[str, list[Record]]) -> list[str]:
     """The hit/floor and scale tables, from {kernel: records}."""
     by = {k: {(kind, name): f for kind, name, f in r} for k, r in recs.items()}
     names = list(dict.fromkeys((kind, name) for r in recs.values()
@@ -233,7 +247,8 @@ def icount_tables(recs):
         note = _note(kind, ups, ours)
         label = f"base {name}/call" if kind == "base" else name
         if kind == "scale":
-            label = f"scale others={(ups or ours)['others']}"
+            # some kernel recorded each row of names: ups or ours is set
+            label = f"scale others={(ups or ours or {})['others']}"
         out.append(_row(label, up_v, our_v, note))
     for label, a, b, div, note in DERIVED:
         v = {k: _diff(by[k], a, b, div) for k in by}
@@ -253,8 +268,9 @@ DERIVED = (
 )
 
 
-def _note(kind, ups, ours):
-    f = ups or ours
+def _note(kind: str, ups: Optional[dict[str, str]],
+          ours: Optional[dict[str, str]]) -> str:
+    f = ups or ours or {}
     if kind == "scale":
         add = [f"{k} {float(r['add']):.0f}" for k, r in
                (("upstream", ups), ("ours", ours))
@@ -262,17 +278,19 @@ def _note(kind, ups, ours):
         return ("per add: " + ", ".join(add)) if add else ""
     if kind != "hit":
         return ""
-    mechs = {r.get("mech") for r in (ups, ours) if r}
+    # one kernel at least recorded the row; kbench gives each hit a mech=
+    mechs = {r.get("mech", "") for r in (ups, ours) if r}
     note = "/".join(sorted(mechs))
     if f.get("off") not in (None, "0"):
         note += f" at +{f['off']}"
     return note
 
 
-def _diff(by, a, b, div):
-    a, b = by.get(("hit", a)), by.get(("hit", b))
-    if a and b:
-        return (float(a["delta"]) - float(b["delta"])) / div
+def _diff(by: Mapping[tuple[str, str], dict[str, str]], a: str, b: str,
+          div: int) -> Optional[float]:
+    ra, rb = by.get(("hit", a)), by.get(("hit", b))
+    if ra and rb:
+        return (float(ra["delta"]) - float(rb["delta"])) / div
     return None
 
 
@@ -283,9 +301,10 @@ def _diff(by, a, b, div):
 BULK_PHASES = ("add", "enable", "again", "disable", "delete", "flush")
 
 
-def bulk_table(recs, icount=False):
+def bulk_table(recs: Mapping[str, list[Record]],
+               icount: bool = False) -> list[str]:
     """Medians over rounds of each phase, from {kernel: [records...]}."""
-    cells = {}
+    cells: dict[tuple[str, int, str], dict[str, list[float]]] = {}
     for kernel, rr in recs.items():
         for kind, mode, f in rr:
             if kind != "bulk":
@@ -313,11 +332,13 @@ def bulk_table(recs, icount=False):
 # ----------------------------------------------------------------------
 # Results file: sections, one per suite group, replaced when re-measured
 
-def results_path(arch):
+def results_path(arch: str) -> str:
     return os.path.join(BENCH, f"results-{arch}.txt")
 
 
-def _sections(text):
+def _sections(text: str) -> dict[str, list[str]]:
+    secs: dict[str, list[str]]
+    cur: Optional[str]
     secs, cur = {}, None
     for line in text.splitlines():
         m = re.match(r"^== (\S+) ==", line)
@@ -333,7 +354,7 @@ def _sections(text):
     return secs
 
 
-def save(path, arch, new):
+def save(path: str, arch: str, new: Mapping[str, list[str]]) -> str:
     """Replace the sections in new ({name: lines}) in the results file."""
     old = ""
     if os.path.exists(path):
@@ -353,7 +374,7 @@ def save(path, arch, new):
     return path
 
 
-def _stamp(builds, extra):
+def _stamp(builds: Mapping[str, Build], extra: str) -> list[str]:
     b = builds["ours"]
     qv = subprocess.run([b.arch.qemu, "--version"], capture_output=True,
                         text=True).stdout.splitlines()[0]
@@ -364,7 +385,7 @@ def _stamp(builds, extra):
             f"{' + local changes' if _dirty() else ''}", f"{qv}; {extra}"]
 
 
-def _dirty():
+def _dirty() -> bool:
     r = subprocess.run(["git", "-C", paths.REPO, "status", "--porcelain",
                         "--", "kernel", "arch", "include", "*.patch",
                         "patches"],
@@ -375,7 +396,8 @@ def _dirty():
 # ----------------------------------------------------------------------
 # Entry points
 
-def run_icount(prepared, p, arch):
+def run_icount(prepared: Mapping[str, tuple[Build, str, str]], p: Params,
+               arch: str) -> Optional[list[str]]:
     suites = [s for s in p.suites if s in ICOUNT_SUITES]
     if not suites:
         return None
@@ -394,10 +416,11 @@ def run_icount(prepared, p, arch):
     return lines
 
 
-def run_bulk(prepared, p, arch):
+def run_bulk(prepared: Mapping[str, tuple[Build, str, str]], p: Params,
+             arch: str) -> Optional[list[str]]:
     if "bulk" not in p.suites:
         return None
-    recs = {k: [] for k in KERNELS}
+    recs: dict[str, list[Record]] = {k: [] for k in KERNELS}
     rounds = 1 if p.bulk_icount else p.bulk_rounds
     for r in range(rounds):
         for k in KERNELS:
@@ -413,13 +436,13 @@ def run_bulk(prepared, p, arch):
             *bulk_table(recs, p.bulk_icount)]
 
 
-def bulk_section(p):
+def bulk_section(p: Params) -> str:
     """LONG runs have sections of their own: they take too long to redo."""
     return ("bulk-icount" if p.bulk_icount else "bulk") + \
         ("-long" if p.long else "")
 
 
-def icount_section(p):
+def icount_section(p: Params) -> str:
     """A run of some icount suites only (SUITE=hit) gets a section of its
     own: it would replace the whole table and lose the other suites' rows.
     The table is hit, floor and scale's, with watch's rows when it ran."""
@@ -430,7 +453,7 @@ def icount_section(p):
         "icount-" + "-".join(suites)
 
 
-def main(args):
+def main(args: argparse.Namespace) -> int:
     """make bench: both kernels, print the tables, update the results."""
     p = Params()
     status = 0
@@ -438,7 +461,7 @@ def main(args):
         t0 = time.monotonic()
         prepared = {k: stages.prepare(name, k, stages.flavour(args))
                     for k in KERNELS}
-        new = {}
+        new: dict[str, list[str]] = {}
         for sec, fn in ((icount_section(p), run_icount),
                         (bulk_section(p), run_bulk)):
             lines = fn(prepared, p, name)
@@ -457,7 +480,7 @@ def main(args):
     return status
 
 
-def smoke(args):
+def smoke(args: argparse.Namespace) -> int:
     """make bench-smoke: one short boot of ours; fails if kbench fails."""
     p = Params(smoke=True)
     name = args.arches[0]

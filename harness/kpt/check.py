@@ -1,10 +1,19 @@
 """make check: ftracetest cases in the guest, judged against expectations."""
 
+from __future__ import annotations
+
 import glob
 import os
+from typing import TYPE_CHECKING, Iterable, Sequence, Tuple
 
 from . import kbuild, paths
 from .initramfs import FTRACE
+
+if TYPE_CHECKING:
+    from . import console, expect, plan
+
+# A row of a verdict table: (key, result, ok, note)
+Row = Tuple[str, str, bool, str]
 
 DEFAULT_DIRS = ("test.d/kprobe", "test.d/dynevent")
 # make check-wide: the rest of ftracetest, whose code our core patches
@@ -22,7 +31,7 @@ PER_CASE_TIMEOUT = 300
 RUN_SILENCE = PER_CASE_TIMEOUT + 120
 
 
-def own_cases():
+def own_cases() -> list[str]:
     """Our own ftracetest cases, wherever they sit in the repo."""
     top = os.path.join(paths.REPO, FTRACE)
     return sorted(os.path.relpath(p, top) for p in
@@ -30,7 +39,7 @@ def own_cases():
                             recursive=True))
 
 
-def select(testsrc, tests):
+def select(testsrc: str, tests: str) -> list[str]:
     """Case paths relative to the ftrace dir: TESTS, or the default set."""
     top = os.path.join(testsrc, FTRACE)
     wanted = tests.split() if tests else list(DEFAULT_DIRS)
@@ -51,40 +60,41 @@ def select(testsrc, tests):
     return list(dict.fromkeys(cases))
 
 
-def damaging(case, exp):
+def damaging(case: str, exp: expect.Expect) -> bool:
     """A case known to damage the kernel: a console allowance names it"""
     from fnmatch import fnmatch
     return any(g != "(boot)" and fnmatch(case, g)
                for g, _ in exp.allowed_console())
 
 
-def order(cases, exp):
+def order(cases: Sequence[str], exp: expect.Expect) -> list[str]:
     """Cases known to damage the kernel run last, so they cannot take
     healthy cases down with them."""
     return ([c for c in cases if not damaging(c, exp)] +
             [c for c in cases if damaging(c, exp)])
 
 
-def job_script(path, cases):
+def job_script(path: str, cases: Iterable[str]) -> None:
     with open(path, "w") as f:
         f.write("#!/bin/sh\n")
         f.write(f"exec sh /kpt/guest/ftrace-run.sh {PER_CASE_TIMEOUT} \\\n")
         f.write(" \\\n".join(f"\t{c}" for c in cases) + "\n")
 
 
-def boot_timeout(cases):
+def boot_timeout(cases: Sequence[str]) -> int:
     """Generous but bounded: boot, then a per-case allowance."""
     return 300 + 45 * len(cases)
 
 
-def _key(case):
+def _key(case: str) -> str:
     return case.replace(" (instance)", "(instance)")
 
 
-def judge(res, cases, exp):
+def judge(res: console.Result, cases: Iterable[str],
+          exp: expect.Expect) -> list[Row]:
     """Rows (key, result, ok, note) for every case, plus console rows."""
-    rows = []
-    seen = {}
+    rows: list[Row] = []
+    seen: dict[str, str] = {}
     for case, result in res.results:
         seen.setdefault(_key(case), result)
     for case in cases:
@@ -114,7 +124,7 @@ def judge(res, cases, exp):
     return rows
 
 
-def kunit_suites(build):
+def kunit_suites(build: kbuild.Build) -> list[str]:
     """The KUnit suites @build runs at boot ("kunit/NAME" cases): their
     verdict must be on the console."""
     try:
@@ -126,12 +136,12 @@ def kunit_suites(build):
             if f"\n{opt}=y\n" in config]
 
 
-def is_case(key):
+def is_case(key: str) -> bool:
     """A row of a test case, not a console or guest row of judge()."""
     return not key.startswith(("console:", "guest"))
 
 
-def save_results(path, rows, header=""):
+def save_results(path: str, rows: Iterable[Row], header: str = "") -> None:
     with open(path, "w") as f:
         if header:
             f.write(f"# {header}\n")
@@ -140,11 +150,11 @@ def save_results(path, rows, header=""):
                 f.write(f"{key} {result}\n")
 
 
-def baseline_path(kernel, archname):
+def baseline_path(kernel: str, archname: str) -> str:
     return os.path.join(paths.HARNESS, "baseline", f"{kernel}-{archname}.txt")
 
 
-def load_baseline(archname):
+def load_baseline(archname: str) -> dict[str, str]:
     path = baseline_path("upstream", archname)
     out = {}
     if os.path.exists(path):
@@ -156,7 +166,7 @@ def load_baseline(archname):
     return out
 
 
-def compare_baseline(rows, archname):
+def compare_baseline(rows: Iterable[Row], archname: str) -> list[str]:
     """Cases upstream passes that we do not: printed as extra notes."""
     base = load_baseline(archname)
     worse = []
@@ -166,17 +176,18 @@ def compare_baseline(rows, archname):
     return worse
 
 
-def testsrc():
+def testsrc() -> str:
     """Tests always come from our tree (upstream's cases plus ours).
     Synced under the lock kbuild syncs it with: make diff boots both
     kernels at once, and each run brings the tree up to date."""
     return kbuild.source("ours")
 
 
-def compare_wide(up_rows, our_rows):
+def compare_wide(up_rows: Sequence[Row],
+                 our_rows: Sequence[Row]) -> list[str]:
     """Lines where ours and upstream disagree on a case, or where ours
     has a console row that is not allowed; empty when they agree."""
-    def cases(rows):
+    def cases(rows: Iterable[Row]) -> dict[str, str]:
         return {k: r for k, r, _, _ in rows
                 if is_case(k) and not k.startswith("kunit/")}
     up, ours = cases(up_rows), cases(our_rows)
@@ -187,12 +198,12 @@ def compare_wide(up_rows, our_rows):
     return out
 
 
-def fix_cases(steps):
+def fix_cases(steps: Iterable[plan.Step]) -> list[tuple[plan.Step, str]]:
     """[(step, case)] of part 1's fixes, each with its regression test."""
     return [(s, c) for s in steps for c in s.tests]
 
 
-def _outcome(rows, case):
+def _outcome(rows: Sequence[Row], case: str) -> str:
     """A case's result on one kernel, '+splat' when the console had a
     splat while it ran."""
     result = next((r for k, r, _, _ in rows if k == case), "MISSING")
@@ -201,7 +212,9 @@ def _outcome(rows, case):
     return result + ("+splat" if splat else "")
 
 
-def fixes_table(pairs, up_rows, fix_rows, archname):
+def fixes_table(pairs: Iterable[tuple[plan.Step, str]], up_rows: Sequence[Row],
+                fix_rows: Sequence[Row], archname: str
+                ) -> tuple[list[str], int]:
     """Lines of make check-fixes and the number of bad rows: a fix's test
     must fail (or splat) on 6.12 and pass cleanly with part 1."""
     out = [f"# make check-fixes ARCH={archname}: each fix's test on 6.12 "

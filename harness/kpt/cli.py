@@ -6,12 +6,15 @@ DEBUG, TESTS, ...).  The Makefile's targets are aliases of these
 (make help; README.md).  Every boot goes through harness/kpt/stages.py.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Optional, Sequence
 
 from . import arch as archmod
 from . import bench, check, console, deps, expect, initramfs, kbuild, paths
@@ -20,19 +23,21 @@ from . import qemu
 from .util import log
 
 
-def _prepare(args, archname, kernel=None):
+def _prepare(args: argparse.Namespace, archname: str,
+             kernel: Optional[str] = None
+             ) -> tuple[kbuild.Build, str, str]:
     """Build the kernel and the base initramfs; (build, base, testsrc)."""
     return stages.prepare(archname, kernel or args.kernel,
                           stages.flavour(args))
 
 
-def cmd_build(args):
+def cmd_build(args: argparse.Namespace) -> int:
     for name in args.arches:
         _prepare(args, name)
     return 0
 
 
-def cmd_make(args):
+def cmd_make(args: argparse.Namespace) -> int:
     """Compile single targets, e.g. kernel/trace/trace_kprobe.o."""
     for name in args.arches:
         a = archmod.get(name)
@@ -43,14 +48,15 @@ def cmd_make(args):
     return 0
 
 
-def cmd_run(args):
+def cmd_run(args: argparse.Namespace) -> int:
     b, base, _ = _prepare(args, args.arches[0])
     rundir = stages.rundir(args.kernel, b.arch.name, "run")
     initrd = stages.initrd(rundir, base, "shell", None, stages.env(b))
     return qemu.interactive(b, initrd, rundir)
 
 
-def cmd_exec(args, script=None, label="exec"):
+def cmd_exec(args: argparse.Namespace, script: Optional[str] = None,
+             label: str = "exec") -> int:
     script = script or args.script
     if not script or not os.path.isfile(script):
         raise SystemExit(f"probetest: SCRIPT '{script}' is not a file")
@@ -70,11 +76,13 @@ def cmd_exec(args, script=None, label="exec"):
     return status
 
 
-def cmd_demo(args):
+def cmd_demo(args: argparse.Namespace) -> int:
     return cmd_exec(args, os.path.join(initramfs.GUEST, "demo.sh"), "demo")
 
 
-def _run_cases(args, b, base, label, cases, exp):
+def _run_cases(args: argparse.Namespace, b: kbuild.Build, base: str,
+               label: str, cases: list[str], exp: expect.Expect
+               ) -> tuple[str, console.Result, list[check.Row]]:
     """Boot @b once running the ftracetest @cases; judge them by @exp.
     Returns (rundir, boot result, rows); rows also go to results.txt."""
     rundir = stages.rundir(b.kernel, b.arch.name, label)
@@ -88,7 +96,9 @@ def _run_cases(args, b, base, label, cases, exp):
     return rundir, res, rows
 
 
-def _check_arch(args, prepared, totals):
+def _check_arch(args: argparse.Namespace,
+                prepared: tuple[kbuild.Build, str, str],
+                totals: dict[bool, int]) -> None:
     b, base, testsrc = prepared
     name = b.arch.name
     exp = expect.load(name, args.kernel)
@@ -110,7 +120,7 @@ def _check_arch(args, prepared, totals):
           f"; log {rundir}/console.log", flush=True)
 
 
-def cmd_check(args):
+def cmd_check(args: argparse.Namespace) -> int:
     """Build the next arch while the guest of this one runs its tests."""
     totals = {True: 0, False: 0}
     builder = ThreadPoolExecutor(max_workers=1)
@@ -124,7 +134,8 @@ def cmd_check(args):
     return 1 if totals[False] else 0
 
 
-def _wide_run(args, archname, kernel, cases):
+def _wide_run(args: argparse.Namespace, archname: str, kernel: str,
+              cases: list[str]) -> list[check.Row]:
     """One boot of @kernel running @cases, judged with no expectations."""
     b, base, _ = _prepare(args, archname, kernel)
     rundir, res, rows = _run_cases(args, b, base, "wide", cases,
@@ -133,7 +144,7 @@ def _wide_run(args, archname, kernel, cases):
     return rows
 
 
-def cmd_check_wide(args):
+def cmd_check_wide(args: argparse.Namespace) -> int:
     """The other ftracetest dirs on upstream and ours: every case must end
     the same on both, and ours's console must stay clean."""
     cases = check.select(check.testsrc(), " ".join(check.WIDE_DIRS))
@@ -141,7 +152,7 @@ def cmd_check_wide(args):
     for name in args.arches:
         up = _wide_run(args, name, "upstream", cases)
         ours = _wide_run(args, name, "ours", cases)
-        counts = {}
+        counts: dict[str, int] = {}
         for k, r, _, _ in ours:
             if check.is_case(k):
                 counts[r] = counts.get(r, 0) + 1
@@ -155,7 +166,7 @@ def cmd_check_wide(args):
     return 1 if differ else 0
 
 
-def cmd_check_fixes(args):
+def cmd_check_fixes(args: argparse.Namespace) -> int:
     """Part 1 of the series: each fix's regression test on 6.12 (must
     fail) and on 6.12 + part 1, KERNEL=fixes (must pass, clean console).
     The table goes to harness/results/fixes-<arch>.txt."""
@@ -165,7 +176,7 @@ def cmd_check_fixes(args):
     cases = list(dict.fromkeys(c for _, c in pairs))
     bad = 0
     for name in args.arches:
-        rows = {"upstream": [], "fixes": []}
+        rows: dict[str, list[check.Row]] = {"upstream": [], "fixes": []}
         exp = expect.load(name, "upstream")
         # 6.12 gets a boot for the cases that do not damage it and one for
         # each that does, so that every case runs on a healthy kernel
@@ -192,16 +203,16 @@ def cmd_check_fixes(args):
     return 1 if bad else 0
 
 
-def cmd_bench(args):
+def cmd_bench(args: argparse.Namespace) -> int:
     """Upstream vs ours in QEMU (harness/kpt/bench.py)."""
     return bench.main(args)
 
 
-def cmd_bench_smoke(args):
+def cmd_bench_smoke(args: argparse.Namespace) -> int:
     return bench.smoke(args)
 
 
-def cmd_check_debug(args):
+def cmd_check_debug(args: argparse.Namespace) -> int:
     """The reliability lane on the DEBUG=1 kernel (harness/kpt/
     reliability.py); x86_64 unless ARCH says otherwise.  DEBUG=0 (the
     normal kernel) is only for the long runs, LONG=1."""
@@ -215,17 +226,17 @@ def cmd_check_debug(args):
     return 1 if failed else 0
 
 
-def cmd_series(args):
+def cmd_series(args: argparse.Namespace) -> int:
     repo, _ = series.generate()
     series.print_sizes(series.patch_sizes(repo))
     return 0
 
 
-def cmd_series_verify(args):
+def cmd_series_verify(args: argparse.Namespace) -> int:
     return 1 if series.verify() else 0
 
 
-def _series_expect(arch, key):
+def _series_expect(arch: str, key: str) -> expect.Expect:
     """Expectations at patch @key ("2/06"): 6.12's cases as on KERNEL=fixes
     (each must pass at every patch), ours as on the tree of the patch's
     part, since a test of ours comes with what it tests: an extension's
@@ -245,7 +256,8 @@ def _series_expect(arch, key):
     return exp
 
 
-def _series_boot(args, b, worktree, key):
+def _series_boot(args: argparse.Namespace, b: kbuild.Build, worktree: str,
+                 key: str) -> int:
     """Boot one patch of the series with the kprobe and dynevent cases of
     its own tree (judged by _series_expect()); the number of failed
     rows."""
@@ -264,7 +276,8 @@ def _series_boot(args, b, worktree, key):
     return bad
 
 
-def _series_exec(args, b, worktree, key):
+def _series_exec(args: argparse.Namespace, b: kbuild.Build, worktree: str,
+                 key: str) -> int:
     """Boot one patch of the series running SCRIPT (under -icount with
     ICOUNT=1), as exec does for a kernel; 1 when it did not pass."""
     base = initramfs.base(b, worktree)
@@ -278,29 +291,30 @@ def _series_exec(args, b, worktree, key):
     return 0 if verdict.startswith("PASS") else 1
 
 
-def cmd_series_check(args):
+def cmd_series_check(args: argparse.Namespace) -> int:
     for name in args.arches:
         deps.ensure(archmod.get(name))
-    runs = []
+    runs: list[Callable[[argparse.Namespace, kbuild.Build, str, str],
+                        int]] = []
     if os.environ.get("SERIES_BOOT", "0") not in ("", "0"):
         runs.append(_series_boot)
     if args.script:
         if not os.path.isfile(args.script):
             raise SystemExit(f"probetest: SCRIPT '{args.script}' is not a file")
         runs.append(_series_exec)
-    boot = None
+    boot: Optional[Callable[[kbuild.Build, str, str], int]] = None
     if runs:
-        def boot(b, wt, key):
+        def boot(b: kbuild.Build, wt: str, key: str) -> int:
             return sum(run(args, b, wt, key) for run in runs)
     return 1 if series.build_each(args.arches, boot) else 0
 
 
-def cmd_check_arches(args):
+def cmd_check_arches(args: argparse.Namespace) -> int:
     from . import arches
     return 1 if arches.check(args.arch.split()) else 0
 
 
-def cmd_parse(args):
+def cmd_parse(args: argparse.Namespace) -> int:
     with open(args.log, errors="replace") as f:
         res = console.parse(f.read().splitlines())
     for case, result in res.results:
@@ -312,7 +326,7 @@ def cmd_parse(args):
     return 0 if res.verdict().startswith("PASS") else 1
 
 
-def cmd_deps(args):
+def cmd_deps(args: argparse.Namespace) -> int:
     arches = [archmod.get(name) for name in args.arches]
     need = deps.packages(arches, args.group)
     if args.list:
@@ -325,24 +339,24 @@ def cmd_deps(args):
     return 0
 
 
-def cmd_diff(args):
+def cmd_diff(args: argparse.Namespace) -> int:
     """harness/diff/diff.py, in process (its own options)."""
     sys.path.insert(0, os.path.join(paths.HARNESS, "diff"))
     import diff
     return diff.main(args.args)
 
 
-def cmd_clients(args):
+def cmd_clients(args: argparse.Namespace) -> int:
     from . import clients
     return clients.main(args.args)
 
 
-def cmd_unit(args):
+def cmd_unit(args: argparse.Namespace) -> int:
     return subprocess.run(["make", "-C",
                            os.path.join(paths.HARNESS, "unit")]).returncode
 
 
-def cmd_fuzz(args):
+def cmd_fuzz(args: argparse.Namespace) -> int:
     targets = {"smoke": "fuzz-smoke", "run": "fuzz", "long": "fuzz-long"}
     mode = args.mode or "smoke"
     if mode not in targets:
@@ -352,16 +366,16 @@ def cmd_fuzz(args):
                            targets[mode]]).returncode
 
 
-def cmd_docs(args):
+def cmd_docs(args: argparse.Namespace) -> int:
     from . import docs
     return docs.main()
 
 
-def _env_flag(name):
+def _env_flag(name: str) -> bool:
     return os.environ.get(name, "0") not in ("", "0")
 
 
-def _options():
+def _options() -> tuple[argparse.ArgumentParser, ...]:
     """Option groups; a subcommand takes those it uses.  Each defaults to
     its make variable (ARCH, KERNEL, DEBUG, ...), which the Makefile's
     targets pass through the environment."""
@@ -441,7 +455,7 @@ _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
                  list=False)
 
 
-def parse_args(argv):
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="probetest", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -451,7 +465,9 @@ def parse_args(argv):
         c = sub.add_parser(name, help=text, description=text,
                            parents=[groups[i] for i in use])
         if pos:
-            c.add_argument(pos[0], nargs=pos[1])
+            # nargs=None is argparse's default; mypy 1.0's typeshed
+            # does not take it
+            c.add_argument(pos[0], nargs=pos[1])  # type: ignore[arg-type]
         if name == "deps":
             c.add_argument("--list", action="store_true",
                            help="print the packages, installed or not")
@@ -471,7 +487,7 @@ def parse_args(argv):
     return args
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] in (["diff"], ["clients"]):
         args = argparse.Namespace(command=argv[0], args=argv[1:])

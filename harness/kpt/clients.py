@@ -11,6 +11,8 @@ and get boots of their own.  The table compares KERNEL=ours with
 KERNEL=upstream, row by row.
 """
 
+from __future__ import annotations
+
 import argparse
 import difflib
 import glob
@@ -21,10 +23,14 @@ import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence
 
 from . import arch as archmod
 from . import console, deps, initramfs, paths, stages
 from .util import log, run
+
+if TYPE_CHECKING:
+    from .kbuild import Build
 
 CLIENTS = os.path.join(paths.HARNESS, "clients")
 ROWS = os.path.join(CLIENTS, "rows")
@@ -51,7 +57,8 @@ ROW_TIMEOUT = 300
 
 _RESULT = re.compile(r"@@KPT-RESULT (\S+) ([A-Z]+)")
 _REASON = re.compile(r"@@KPT-REASON (\S+) (.*)")
-_TIME = re.compile(r"@@KPT-TIME (\S+) (\d+)")
+# A row's cell of a kernel's table: [result, reason, masked output or None]
+Cell = list[Any]
 
 
 def ensure_packages() -> None:
@@ -65,16 +72,16 @@ FOREIGN = ("linux-perf", "trace-cmd", "bpftool", "libtracefs1",
            "libtraceevent-dev", "bash-static", "perf-tools-unstable")
 
 
-def _multiarch(arch):
+def _multiarch(arch: archmod.Arch) -> str:
     return {"amd64": "x86_64-linux-gnu",
             "arm64": "aarch64-linux-gnu"}[arch.deb_arch]
 
 
-def native(arch):
+def native(arch: archmod.Arch) -> bool:
     return arch.deb_arch == "amd64"
 
 
-def sysroot(arch):
+def sysroot(arch: archmod.Arch) -> Optional[str]:
     """None for the host's arch; else a dir with FOREIGN and their
     dependencies unpacked (apt-get download through a private apt state,
     as initramfs.fetch_foreign_deb does: the host's dpkg is untouched)."""
@@ -109,7 +116,8 @@ def sysroot(arch):
     return d
 
 
-def programs(arch, out, root=None):
+def programs(arch: archmod.Arch, out: str,
+             root: Optional[str] = None) -> None:
     """Build our three programs and the BPF object into out/."""
     os.makedirs(out, exist_ok=True)
     tr = ["-I/usr/include/tracefs", "-I/usr/include/traceevent"]
@@ -143,7 +151,7 @@ def programs(arch, out, root=None):
             log(f"clients: could not build {cmd[cmd.index('-o') + 1]}")
 
 
-def _in_root(root, path):
+def _in_root(root: str, path: str) -> str:
     """path inside root, following symlinks (absolute ones stay inside)."""
     p = os.path.join(root, path.lstrip("/"))
     for _ in range(16):
@@ -155,7 +163,8 @@ def _in_root(root, path):
     return p
 
 
-def _libs(binary, arch, root=None):
+def _libs(binary: str, arch: archmod.Arch, root: Optional[str] = None
+          ) -> list[tuple[str, str]]:
     """Shared libraries and loader a binary needs: [(guest, host path)].
 
     Native: ldd.  Foreign: DT_NEEDED and PT_INTERP (readelf), resolved
@@ -171,6 +180,7 @@ def _libs(binary, arch, root=None):
         return libs
     ma = _multiarch(arch)
     dirs = [f"/lib/{ma}", f"/usr/lib/{ma}", "/lib", "/usr/lib"]
+    seen: set[str]
     seen, todo, libs = set(), [binary], []
     while todo:
         f = todo.pop()
@@ -198,21 +208,21 @@ def _libs(binary, arch, root=None):
     return libs
 
 
-def _install(root, guest_path, host_path):
+def _install(root: str, guest_path: str, host_path: str) -> None:
     dst = os.path.join(root, guest_path.lstrip("/"))
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     shutil.copy(host_path, dst)
     os.chmod(dst, 0o755)
 
 
-def archive(arch):
+def archive(arch: archmod.Arch) -> str:
     """The client archive for arch: binaries, libraries, rows, programs."""
     out = os.path.join(paths.root(), f"clients-{arch.name}.cpio.gz")
     root = sysroot(arch)
     with tempfile.TemporaryDirectory(dir=paths.root()) as r:
         bindir = os.path.join(r, "kpt/clients/bin")
         programs(arch, bindir, root)
-        libs = set()
+        libs: set[tuple[str, str]] = set()
         for guest, host in list(BINARIES.items()) + list(SCRIPTS.items()):
             if root:
                 host = os.path.join(root, host.lstrip("/"))
@@ -244,7 +254,7 @@ _MASK = [(re.compile(r"0x[0-9a-f]+|\b[0-9a-f]{8,}\b"), "H"),
          (re.compile(r"[0-9]+"), "N"), (re.compile(r"\s+"), " ")]
 
 
-def _output(lines, row):
+def _output(lines: Iterable[str], row: str) -> list[str]:
     """A row's user-space output with numbers and addresses masked, for
     comparing kernels (trace lines of busy rows vary: left out)."""
     out, inside = [], False
@@ -261,9 +271,11 @@ def _output(lines, row):
     return out
 
 
-def _rowtable(res):
-    """{row: (result, reason, seconds)} from one boot's console."""
-    rows, reasons, times = {}, {}, {}
+def _rowtable(res: console.Result) -> dict[str, Cell]:
+    """{row: [result, reason, masked output]} from one boot's console
+    (the guest's @@KPT-TIME lines are for people reading the log)."""
+    rows: dict[str, str] = {}
+    reasons: dict[str, str] = {}
     for line in res.lines:
         m = _RESULT.search(line)
         if m:
@@ -271,11 +283,9 @@ def _rowtable(res):
         m = _REASON.search(line)
         if m:
             reasons[m.group(1)] = m.group(2).strip()
-        m = _TIME.search(line)
-        if m:
-            times[m.group(1)] = int(m.group(2))
-    out = {k: [v, reasons.get(k, ""), _output(res.lines, k)]
-           for k, v in rows.items()}
+    out: dict[str, Cell] = {
+        k: [v, reasons.get(k, ""), _output(res.lines, k)]
+        for k, v in rows.items()}
     for s in res.splats:
         key = s.test or "(boot)"
         cell = out.setdefault(key, ["FAIL", "", None])
@@ -284,7 +294,9 @@ def _rowtable(res):
     return out
 
 
-def _boot(b, base, clients, label, rows, timeout, append=""):
+def _boot(b: Build, base: str, clients: str, label: str,
+          rows: Sequence[str], timeout: int, append: str = ""
+          ) -> tuple[dict[str, Cell], str]:
     env = dict(stages.env(b), KPT_ROWS=" ".join(f"{r}.sh" for r in rows),
                KPT_ROW_TIMEOUT=str(ROW_TIMEOUT))
     rundir, res = stages.boot(b, base, os.path.join(CLIENTS, "run.sh"),
@@ -299,11 +311,12 @@ def _boot(b, base, clients, label, rows, timeout, append=""):
     return table, rundir
 
 
-def run_kernel(b, base, clients, rows, boots):
+def run_kernel(b: Build, base: str, clients: str, rows: Sequence[str],
+               boots: int) -> dict[str, Cell]:
     """All rows on one kernel: one boot for the plain rows, then BOOTS
     boots per boot-* row.  {row: [result, reason, masked output]}."""
     plain = [r for r in rows if r not in BOOT_ROWS]
-    table = {}
+    table: dict[str, Cell] = {}
     if plain:
         t, _ = _boot(b, base, clients, "clients", plain,
                      180 + ROW_TIMEOUT * len(plain))
@@ -329,7 +342,7 @@ def run_kernel(b, base, clients, rows, boots):
     return table
 
 
-def versions(arch):
+def versions(arch: archmod.Arch) -> list[str]:
     """The Debian versions of the clients that went into the archive."""
     names = ("linux-perf", "trace-cmd", "bpftool", "libbpf1", "libtracefs1",
              "libtraceevent1", "perf-tools-unstable", "bash-static")
@@ -348,12 +361,16 @@ def versions(arch):
     return found
 
 
-def all_rows():
+def all_rows() -> list[str]:
     return sorted(os.path.basename(p)[:-3]
                   for p in glob.glob(os.path.join(ROWS, "*.sh")))
 
 
-def format_table(archname, kernels, tables, seconds, rows=None):
+def format_table(archname: str, kernels: Sequence[str],
+                 tables: Mapping[str, Mapping[str, Cell]],
+                 seconds: Mapping[str, float],
+                 rows: Optional[list[str]] = None
+                 ) -> tuple[list[str], dict[str, int]]:
     rows = rows or all_rows()
     extra = sorted({k for t in tables.values() for k in t} - set(rows))
     w = max(len(r) for r in rows + extra + [f"row ({archname})"])
@@ -403,7 +420,7 @@ def format_table(archname, kernels, tables, seconds, rows=None):
     return lines, counts
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="probetest clients",
                                 description=__doc__)
     p.add_argument("--arch", default=os.environ.get("ARCH") or "x86_64")
@@ -426,9 +443,9 @@ def main(argv=None):
         ensure_packages()
         clients = archive(a)
         prepared = {k: stages.prepare(archname, k)[:2] for k in kernels}
-        seconds = {}
+        seconds: dict[str, float] = {}
 
-        def one(k):
+        def one(k: str) -> dict[str, Cell]:
             t = time.monotonic()
             b, base = prepared[k]
             out = run_kernel(b, base, clients, rows, args.boots)

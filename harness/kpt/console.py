@@ -15,6 +15,7 @@ markers are searched anywhere in a line, not only at its start.
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
 
 SPLATS = [
     ("warning", r"WARNING:"),
@@ -58,16 +59,18 @@ class Splat:
 
 @dataclass
 class Result:
-    lines: list
+    lines: list[str]
     timed_out: bool = False
     booted: bool = False
-    exit_rc: int = None
-    results: list = field(default_factory=list)   # [(case, RESULT)]
-    notes: dict = field(default_factory=dict)     # case -> note (KUnit)
-    splats: list = field(default_factory=list)    # [Splat]
+    exit_rc: Optional[int] = None
+    # [(case, RESULT)]
+    results: list[tuple[str, str]] = field(default_factory=list)
+    notes: dict[str, str] = field(default_factory=dict)  # case -> note (KUnit)
+    splats: list[Splat] = field(default_factory=list)
     seconds: float = 0.0
 
-    def verdict(self, allowed=()):
+    def verdict(self,
+                allowed: Sequence[tuple[str, re.Pattern[str]]] = ()) -> str:
         """One line: PASS, or FAIL/TIMEOUT/CRASH and why."""
         bad = [s for s in self.splats if not allowed_splat(s, allowed)]
         if self.timed_out:
@@ -85,14 +88,15 @@ class Result:
         return f"{head} {'; '.join(why)} ({self.seconds:.0f}s)"
 
 
-def allowed_splat(splat, allowed):
+def allowed_splat(splat: Splat,
+                  allowed: Iterable[tuple[str, re.Pattern[str]]]) -> bool:
     """allowed: [(test glob or '*', compiled regex)] from expectations."""
     from fnmatch import fnmatch
     return any(fnmatch(splat.test or "(boot)", t) and rx.search(splat.line)
                for t, rx in allowed)
 
 
-def _parse_ktap(res, line, totals):
+def _parse_ktap(res: Result, line: str, totals: str) -> str:
     """A KUnit suite's verdict in @res; returns the last totals seen."""
     m = _KTAP_TOTALS.search(line)
     if m:
@@ -107,7 +111,7 @@ def _parse_ktap(res, line, totals):
     return totals
 
 
-def parse(lines, timed_out=False):
+def parse(lines: list[str], timed_out: bool = False) -> Result:
     res = Result(lines=lines, timed_out=timed_out)
     test = ""
     totals = ""
@@ -128,6 +132,8 @@ def parse(lines, timed_out=False):
             totals = _parse_ktap(res, line, totals)
             s = _SPLAT.search(line, k.end())
             if s:
-                res.splats.append(Splat(n, s.lastgroup.replace("_", "-"),
-                                        line, test))
+                kind = s.lastgroup   # every alternative is a named group
+                assert kind is not None
+                res.splats.append(Splat(n, kind.replace("_", "-"), line,
+                                        test))
     return res

@@ -12,7 +12,7 @@ from .util import log, run
 COMMON = ("make", "gcc", "libc6-dev", "flex", "bison", "bc", "libelf-dev",
           "libssl-dev", "cpio", "gzip", "xz-utils", "kmod", "patch", "file",
           "dwarves", "ccache", "busybox-static", "linux-source-6.12",
-          "python3", "perl", "pyflakes3")
+          "python3", "perl", "pyflakes3", "mypy")
 
 _checked: set[str] = set()
 
@@ -78,7 +78,7 @@ def ensure(arch: Arch) -> None:
     _checked.add(arch.name)
 
 
-def foreign_apt(deb_arch: str, suite: str = "") -> Tuple[list, str]:
+def foreign_apt(deb_arch: str, suite: str = "") -> Tuple[list[str], str]:
     """apt options for a private state of architecture @deb_arch under
     KPT_ROOT, which leaves the host's dpkg architectures and package lists
     untouched, with its lists updated; (options, directory for

@@ -34,7 +34,7 @@ _UNDEFINED = re.compile(r"^undefined label: '(.*)'$")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+.:_])\1+$")
 
 
-def missing_messages() -> list:
+def missing_messages() -> list[str]:
     """error_log messages of trace_probe_errors.h that kprobetrace.rst
     does not show (as ``message``)."""
     with open(ERRORS_H) as f:
@@ -46,9 +46,9 @@ def missing_messages() -> list:
             if f"``{m}``" not in doc]
 
 
-def warnings(log_text: str, src: str) -> set:
+def warnings(log_text: str, src: str) -> set[tuple[str, str]]:
     """{(path relative to the tree, message)} of a Sphinx log."""
-    out = set()
+    out: set[tuple[str, str]] = set()
     for line in log_text.splitlines():
         m = _WARNING.match(line.strip())
         if m:
@@ -84,7 +84,7 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _sections(path: str) -> set:
+def _sections(path: str) -> set[str]:
     """The normalised section titles of an rst file."""
     with open(path, errors="replace") as f:
         lines = f.read().splitlines()
@@ -113,11 +113,12 @@ def label_defined(doc: str, label: str) -> bool:
     return False
 
 
-def outside_links(found: set, src: str) -> set:
+def outside_links(found: set[tuple[str, str]], src: str
+                  ) -> set[tuple[str, str]]:
     """The warnings of @found that are links out of Documentation/trace
     to labels the rest of @src's Documentation defines."""
     doc = os.path.join(src, "Documentation")
-    out = set()
+    out: set[tuple[str, str]] = set()
     for w in found:
         m = _UNDEFINED.match(w[1])
         if m and label_defined(doc, m.group(1)):

@@ -19,6 +19,7 @@ lines before any case).
 import os
 import re
 from dataclasses import dataclass
+from typing import Optional
 
 from . import paths, tree
 
@@ -29,17 +30,18 @@ RESULTS = {"PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED", "XFAIL",
 
 @dataclass
 class Expect:
-    results: dict     # case -> (RESULT, reason)
-    console: list     # [(case glob, compiled regex, reason)]
+    results: dict[str, tuple[str, str]]    # case -> (RESULT, reason)
+    # [(case glob, compiled regex, reason)]
+    console: list[tuple[str, re.Pattern[str], str]]
 
-    def allowed_console(self):
+    def allowed_console(self) -> list[tuple[str, re.Pattern[str]]]:
         return [(g, rx) for g, rx, _ in self.console]
 
 
 KERNELS = tree.KERNELS
 
 
-def _applies(kernels, kernel, where):
+def _applies(kernels: str, kernel: str, where: str) -> bool:
     names = kernels.split(",")
     if kernels != "all" and not all(n in KERNELS for n in names):
         raise SystemExit(f"probetest: {where}: kernels must be all or a list of "
@@ -47,7 +49,8 @@ def _applies(kernels, kernel, where):
     return kernels == "all" or kernel in names
 
 
-def _console_entry(rest, kernel, where):
+def _console_entry(rest: str, kernel: str, where: str
+                   ) -> Optional[tuple[str, re.Pattern[str], str]]:
     m = re.match(r"(\S+)\s+(\S+)\s+/(.+?)/\s+(\S.*)$", rest)
     if not m:
         raise SystemExit(f"probetest: {where}: want 'console <case-glob> "
@@ -57,7 +60,7 @@ def _console_entry(rest, kernel, where):
     return (m.group(1), re.compile(m.group(3)), m.group(4))
 
 
-def load(archname, kernel, path=None):
+def load(archname: str, kernel: str, path: Optional[str] = None) -> Expect:
     path = path or os.path.join(DIR, f"{archname}.txt")
     exp = Expect({}, [])
     if not os.path.exists(path):

@@ -5,21 +5,29 @@ each boot appends a small job archive (the script and its environment).
 The kernel unpacks concatenated cpio archives in order.
 """
 
+from __future__ import annotations
+
 import glob
 import os
 import shutil
 import subprocess
 import tempfile
+from typing import TYPE_CHECKING, Mapping, Optional
 
 from . import deps, paths
 from .util import log, run
+
+if TYPE_CHECKING:
+    from .arch import Arch
+    from .kbuild import Build
 
 GUEST = os.path.join(paths.HARNESS, "guest")
 FTRACE = "tools/testing/selftests/ftrace"
 
 
-def busybox(arch):
+def busybox(arch: Arch) -> str:
     """A static busybox for the guest's architecture."""
+    bb: Optional[str]
     if arch.deb_arch == "amd64":
         bb = "/bin/busybox"
         out = subprocess.run(["file", "-L", bb], capture_output=True,
@@ -39,7 +47,8 @@ def busybox(arch):
     return bb
 
 
-def fetch_foreign_deb(deb_arch, package, dest, suite=""):
+def fetch_foreign_deb(deb_arch: str, package: str, dest: str,
+                      suite: str = "") -> None:
     """apt-get download a package of another architecture and unpack it.
 
     A private apt state directory keeps the host's dpkg architectures and
@@ -60,7 +69,7 @@ def fetch_foreign_deb(deb_arch, package, dest, suite=""):
     os.rename(tmp, dest)
 
 
-def _cpio(rootdir, out):
+def _cpio(rootdir: str, out: str) -> None:
     files = subprocess.run(["find", ".", "-mindepth", "1"], cwd=rootdir,
                            check=True, capture_output=True).stdout
     with open(out + ".tmp", "wb") as f:
@@ -68,6 +77,7 @@ def _cpio(rootdir, out):
                                  "--quiet"], cwd=rootdir,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         gz = subprocess.Popen(["gzip", "-1"], stdin=cpio.stdout, stdout=f)
+        assert cpio.stdout is not None
         cpio.stdout.close()
         cpio.communicate(files)
         if gz.wait() or cpio.returncode:
@@ -78,7 +88,7 @@ def _cpio(rootdir, out):
 SIG_MAGIC = b"~Module signature appended~\n"
 
 
-def unsign_modules(top):
+def unsign_modules(top: str) -> None:
     """Drop the appended signatures of the modules under top.
 
     The lockdown LSM (debug.config) selects MODULE_SIG, and this
@@ -103,7 +113,7 @@ def unsign_modules(top):
                 f.write(data[:-cut])
 
 
-def base(build, testsrc):
+def base(build: Build, testsrc: str) -> str:
     """Base archive for a build: busybox, modules, ftracetest, guest files,
     and kpt_uentry (harness/guest/kpt_uentry.c, for the uretprobe tests).
 
@@ -139,7 +149,8 @@ def base(build, testsrc):
     return out
 
 
-def job(rundir, mode, script, env, files=None):
+def job(rundir: str, mode: str, script: Optional[str], env: Mapping[str, str],
+        files: Optional[Mapping[str, str]] = None) -> str:
     """Job archive: /kpt/job/run.sh, /kpt/job/env and files ({name: path},
     e.g. a benchmark program) as /kpt/job/<name>."""
     out = os.path.join(rundir, "job.cpio.gz")

@@ -5,6 +5,8 @@ goes into the .config, so a second run reuses it and an incremental make
 only rebuilds what the overlay changed.
 """
 
+from __future__ import annotations
+
 import contextlib
 import fcntl
 import hashlib
@@ -13,9 +15,13 @@ import re
 import shutil
 import subprocess
 import time
+from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Sequence
 
 from . import kcsan, paths, tree
 from .util import log
+
+if TYPE_CHECKING:
+    from .arch import Arch
 
 CONFIG_DIR = os.path.join(paths.HARNESS, "config")
 _OPT = re.compile(r"^(CONFIG_\w+)=(.*)$")
@@ -35,14 +41,15 @@ FLAVOURS = ("", "debug", "kcsan")
 # (scripts/Makefile.lib).
 
 
-def fragments(arch, flavour=""):
+def fragments(arch: Arch, flavour: str = "") -> list[str]:
     names = ["base.config", arch.fragment]
     if flavour:
         names.append(f"{flavour}.config")
     return [os.path.join(CONFIG_DIR, n) for n in names]
 
 
-def config_hash(arch, flavour, frags=None):
+def config_hash(arch: Arch, flavour: str,
+                frags: Optional[Sequence[str]] = None) -> str:
     h = hashlib.sha256(f"tinyconfig {arch.name} {arch.cross}\n".encode())
     for frag in frags or fragments(arch, flavour):
         with open(frag, "rb") as f:
@@ -50,14 +57,14 @@ def config_hash(arch, flavour, frags=None):
     return h.hexdigest()[:12]
 
 
-def source(kernel):
+def source(kernel: str) -> str:
     """@kernel's source tree, brought up to date under its lock"""
     with locked(f"src-{kernel}"):
         return tree.source(kernel)
 
 
 @contextlib.contextmanager
-def locked(name):
+def locked(name: str) -> Iterator[None]:
     """Hold KPT_ROOT/locks/@name: two harness runs at once (a bench beside
     a check, two engineers) take turns at syncing a tree or building in a
     build dir instead of corrupting it."""
@@ -75,7 +82,8 @@ def locked(name):
 class Build:
     """One kernel build: KERNEL x ARCH x config."""
 
-    def __init__(self, kernel, arch, flavour="", frags=None):
+    def __init__(self, kernel: str, arch: Arch, flavour: str = "",
+                 frags: Optional[Sequence[str]] = None) -> None:
         """@flavour: one of FLAVOURS; @frags: the config fragments,
         instead of base + arch (+ flavour)"""
         if flavour not in FLAVOURS:
@@ -87,20 +95,20 @@ class Build:
         self.hash = config_hash(arch, flavour, self.frags)
         tag = f"-{flavour}" if flavour else ""
         self.dir = paths.build(f"{kernel}-{arch.name}{tag}-{self.hash}")
-        self.src = None
+        self.src: Optional[str] = None
 
     @property
-    def debug(self):
+    def debug(self) -> bool:
         """A sanitizer flavour: slow to boot and to run"""
         return bool(self.flavour)
 
-    def make_vars(self):
+    def make_vars(self) -> list[str]:
         """Variables the flavour sets on make's command line"""
         if self.flavour != "kcsan":
             return []
         return [f"KCSAN_SANITIZE_{o}.o=y" for o in kcsan.PROBE_OBJECTS]
 
-    def make(self, *targets, logf=None):
+    def make(self, *targets: str, logf: Optional[IO[str]] = None) -> int:
         cc = f"{self.arch.cross}gcc"
         if shutil.which("ccache"):
             cc = f"ccache {cc}"
@@ -113,15 +121,17 @@ class Build:
         for var in ("ARCH", "CROSS_COMPILE", "O", "KERNEL", "CC", "MAKEFLAGS",
                     "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
             env.pop(var, None)
+        # self.src: set by targets(), build() or the caller before make()
+        assert self.src is not None
         cmd = ["make", "-C", self.src, f"O={self.dir}",
                f"ARCH={self.arch.kernel_arch}",
                f"CROSS_COMPILE={self.arch.cross}", f"CC={cc}",
-               f"-j{os.cpu_count() + 1}", *self.make_vars(), *targets]
+               f"-j{(os.cpu_count() or 1) + 1}", *self.make_vars(), *targets]
         r = subprocess.run(cmd, env=env, stdout=logf, stderr=subprocess.STDOUT,
                            stdin=subprocess.DEVNULL)
         return r.returncode
 
-    def _logged_make(self, what, *targets):
+    def _logged_make(self, what: str, *targets: str) -> None:
         path = os.path.join(self.dir, f"{what}.log")
         with open(path, "w") as logf:
             rc = self.make(*targets, logf=logf)
@@ -131,7 +141,7 @@ class Build:
             raise SystemExit("\n".join(tail) +
                              f"\nprobetest: {what} failed, see {path}")
 
-    def configure(self, check=True):
+    def configure(self, check: bool = True) -> None:
         """tinyconfig + fragments + olddefconfig, then verify the result
         unless @check is false (options an arch cannot have may drop)."""
         stamp = os.path.join(self.dir, ".kpt-config")
@@ -153,7 +163,7 @@ class Build:
                              "\n  ".join(missing))
         open(stamp, "w").close()
 
-    def merge_fragments(self):
+    def merge_fragments(self) -> None:
         """Append the fragments to .config again and olddefconfig: an
         option the tree did not have at configure() time may be there now
         (make series-check, patch after patch)."""
@@ -163,7 +173,7 @@ class Build:
                     out.write(f.read())
         self._logged_make("config", "olddefconfig")
 
-    def targets(self, *targets):
+    def targets(self, *targets: str) -> Build:
         """Sync the source, configure, make just @targets (e.g. one .o)."""
         with locked(os.path.basename(self.dir)):
             self.src = source(self.kernel)
@@ -171,12 +181,12 @@ class Build:
             self._logged_make("targets", *targets)
         return self
 
-    def build(self):
+    def build(self) -> Build:
         """Sync the source, configure, build image and modules."""
         with locked(os.path.basename(self.dir)):
             return self._build()
 
-    def _build(self):
+    def _build(self) -> Build:
         self.src = source(self.kernel)
         if (os.environ.get("KPT_NOBUILD", "0") not in ("", "0") and
                 os.path.exists(self.image)):
@@ -195,16 +205,16 @@ class Build:
         return self
 
     @property
-    def image(self):
+    def image(self) -> str:
         return os.path.join(self.dir, self.arch.image)
 
     @property
-    def release(self):
+    def release(self) -> str:
         with open(os.path.join(self.dir, "include/config/kernel.release")) as f:
             return f.read().strip()
 
     @property
-    def modroot(self):
+    def modroot(self) -> str:
         return os.path.join(self.dir, "modroot")
 
 
@@ -214,7 +224,8 @@ class Build:
 SERIES_ONLY = "# kpt: series-only"
 
 
-def check_config(dotconfig, frags, kernel="ours"):
+def check_config(dotconfig: str, frags: Iterable[str],
+                 kernel: str = "ours") -> list[str]:
     """Options requested by the fragments that the .config does not have.
 
     A later fragment overrides an earlier one, as in the merge: an arch
@@ -227,7 +238,8 @@ def check_config(dotconfig, frags, kernel="ours"):
             m = _OPT.match(line.strip())
             if m:
                 have[m.group(1)] = m.group(2)
-    wanted = {}     # option -> (value, or None for off; line; frag; series)
+    # option -> (value, or None for off; line; frag; series)
+    wanted: dict[str, tuple[Optional[str], str, str, bool]] = {}
     for frag in frags:
         series_only = False
         with open(frag) as f:

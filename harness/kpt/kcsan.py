@@ -9,10 +9,17 @@ the probe event objects (PROBE_OBJECTS, the same names in 6.12's tree),
 which nm lists from the build directory.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import subprocess
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, AbstractSet, Iterable, Optional, Sequence
+
+if TYPE_CHECKING:
+    from . import console, kbuild
+    from .check import Row
 
 # The probe event objects in kernel/trace: the kcsan flavour compiles them
 # with KCSAN (kbuild.Build.make_vars()) and a race in them is ours; a
@@ -35,23 +42,25 @@ _END = re.compile(r"Reported by Kernel Concurrency Sanitizer")
 class Report:
     lineno: int                 # the title's line, 1-based
     kind: str                   # "data-race", "assert: race", ...
-    funcs: tuple                # the accessing functions, from the title
+    funcs: tuple[str, ...]      # the accessing functions, from the title
     test: str                   # the case or phase running at the time
-    stacks: list = field(default_factory=list)   # [[function, ...]]
+    # [[function, ...]]
+    stacks: list[list[str]] = field(default_factory=list)
 
     @property
-    def key(self):
+    def key(self) -> str:
         """The race, the same on every kernel: kind and sorted pair"""
         return f"{self.kind} in {' / '.join(sorted(self.funcs))}"
 
 
-def base_name(sym):
+def base_name(sym: str) -> str:
     """A function's name without its offset (func+0x1c/0x80) or gcc's
     clone suffix (.isra.0, ...)"""
     return re.split(r"[.+]", sym, maxsplit=1)[0]
 
 
-def parse(lines, splats):
+def parse(lines: Sequence[str],
+          splats: Iterable[console.Splat]) -> list[Report]:
     """The reports in console @lines.  Their titles are among @splats
     (console.parse() finds "BUG: KCSAN: ..." and the case or phase
     running at the time); the stacks follow each title."""
@@ -76,7 +85,7 @@ def parse(lines, splats):
     return out
 
 
-def product_symbols(build):
+def product_symbols(build: kbuild.Build) -> set[str]:
     """Functions defined in the product's objects of @build"""
     nm = f"{build.arch.cross}nm" if build.arch.cross else "nm"
     syms = set()
@@ -93,7 +102,7 @@ def product_symbols(build):
     return syms
 
 
-def load_reference(path):
+def load_reference(path: str) -> Optional[set[str]]:
     """Keys of the races a reference run (6.12's) saw, or None"""
     if not os.path.exists(path):
         return None
@@ -101,11 +110,12 @@ def load_reference(path):
         return {ln.rstrip("\n") for ln in f if not ln.startswith("#")}
 
 
-def rows(reports, syms, reference):
+def rows(reports: Iterable[Report], syms: AbstractSet[str],
+         reference: Optional[AbstractSet[str]]) -> list[Row]:
     """One row per race (key, result, ok, note): a race in the product's
     files fails, one elsewhere is listed with whether @reference (the
     keys 6.12 showed, None when not run) has it."""
-    by_key = {}
+    by_key: dict[str, list[Report]] = {}
     for r in reports:
         by_key.setdefault(r.key, []).append(r)
     out = []

@@ -7,27 +7,27 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 HARNESS = os.path.join(REPO, "harness")
 
 
-def root():
+def root() -> str:
     """The build area (KPT_ROOT, default /var/tmp/kpt), created on demand."""
     r = os.environ.get("KPT_ROOT") or "/var/tmp/kpt"
     os.makedirs(r, exist_ok=True)
     return r
 
 
-def src(kernel):
+def src(kernel: str) -> str:
     return os.path.join(root(), "src", kernel)
 
 
-def build(name):
+def build(name: str) -> str:
     return os.path.join(root(), "build", name)
 
 
-def runs():
+def runs() -> str:
     """Console logs and verdicts of every boot."""
     d = os.path.join(root(), "runs")
     os.makedirs(d, exist_ok=True)
     return d
 
 
-def ccache():
+def ccache() -> str:
     return os.path.join(root(), "ccache")

@@ -32,10 +32,13 @@ is not in any plan file: series.py spreads its entry over the patches
 that add the files it lists.
 """
 
+from __future__ import annotations
+
 import fnmatch
 import glob
 import os
 import re
+from typing import Collection, Iterable, Optional, Sequence, cast
 
 from . import paths
 
@@ -51,25 +54,26 @@ REWRITE_PART = 2
 class Step:
     """One patch of the series."""
 
-    def __init__(self, num, slug, part=1, part_name="fixes"):
+    def __init__(self, num: int, slug: str, part: int = 1,
+                 part_name: str = "fixes") -> None:
         self.num = num          # place in the whole series, from 1
         self.slug = slug
         self.part = part
         self.part_name = part_name
         self.message = ""
-        self.files = []
-        self.applies = []
-        self.deletes = []
-        self.tests = []
-        self.renames = []       # (old path, new path)
-        self.substs = []        # (from, to)
+        self.files: list[str] = []
+        self.applies: list[str] = []
+        self.deletes: list[str] = []
+        self.tests: list[str] = []
+        self.renames: list[tuple[str, str]] = []   # (old path, new path)
+        self.substs: list[tuple[str, str]] = []    # (from, to)
 
     @property
-    def subject(self):
+    def subject(self) -> str:
         return self.message.split("\n", 1)[0]
 
 
-def patch_message(name):
+def patch_message(name: str) -> str:
     """Subject line and body of an upstream-file patch's mail header."""
     with open(os.path.join(paths.REPO, name)) as f:
         head = f.read().split("\n---\n", 1)[0]
@@ -80,11 +84,12 @@ def patch_message(name):
     return f"{m.group(1)}\n\n{body.strip()}\n"
 
 
-def _is_glob(word):
+def _is_glob(word: str) -> bool:
     return any(c in word for c in "*?[")
 
 
-def _expand(pattern, overlay, where, taken=()):
+def _expand(pattern: str, overlay: Collection[str], where: str,
+            taken: Collection[str] = ()) -> list[str]:
     """Repo files @pattern names; a glob skips files another step took:
     an earlier step's (a fix's test in part 1, the rest of its directory
     later) and any a step names without a glob (an extension's test after
@@ -97,7 +102,9 @@ def _expand(pattern, overlay, where, taken=()):
     return hits
 
 
-def _parse(path, num, slug, overlay, part=1, part_name="fixes", taken=()):
+def _parse(path: str, num: int, slug: str, overlay: Collection[str],
+           part: int = 1, part_name: str = "fixes",
+           taken: Collection[str] = ()) -> Step:
     step = Step(num, slug, part, part_name)
     with open(path) as f:
         text = f.read()
@@ -126,7 +133,7 @@ def _parse(path, num, slug, overlay, part=1, part_name="fixes", taken=()):
             if len(words) != 2:
                 raise SystemExit(f"plan: {where}: '{key}:' takes two words")
             (step.renames if key == "rename" else step.substs).append(
-                tuple(words))
+                cast("tuple[str, str]", tuple(words)))
         else:
             raise SystemExit(f"plan: {where}: unknown directive '{key}'")
     step.message = msg.strip() + "\n" if msg.strip() else ""
@@ -138,7 +145,7 @@ def _parse(path, num, slug, overlay, part=1, part_name="fixes", taken=()):
     return step
 
 
-def parts():
+def parts() -> list[tuple[int, str, str]]:
     """[(number, name, directory)] of the series' parts, in order."""
     if not os.path.isdir(PLAN_DIR):
         return []
@@ -150,9 +157,9 @@ def parts():
     return out
 
 
-def _named(pdirs):
+def _named(pdirs: Iterable[str]) -> set[str]:
     """Repo files some plan file names in a "files:" line without a glob."""
-    named = set()
+    named: set[str] = set()
     for pdir in pdirs:
         for name in os.listdir(pdir):
             if not _NAME.match(name):
@@ -166,10 +173,10 @@ def _named(pdirs):
     return named
 
 
-def load(overlay):
+def load(overlay: Collection[str]) -> list[Step]:
     """The steps of every part in order; @overlay: the repo's overlay
     file paths."""
-    steps = []
+    steps: list[Step] = []
     taken = _named([pdir for *_, pdir in parts()])
     for part, part_name, pdir in parts():
         for name in sorted(os.listdir(pdir)):
@@ -182,10 +189,11 @@ def load(overlay):
     return steps
 
 
-def problems(steps, overlay, root_patches):
+def problems(steps: Collection[Step], overlay: Iterable[str],
+             root_patches: Collection[str]) -> list[str]:
     """What keeps the plan from covering the repo exactly once."""
     errors = []
-    seen = {}
+    seen: dict[str, str] = {}
     for s in steps:
         for p in s.files + s.applies:
             if p in seen:
@@ -206,11 +214,12 @@ def problems(steps, overlay, root_patches):
     return errors
 
 
-def diff_files(lines):
+def diff_files(lines: Sequence[str]
+               ) -> list[tuple[int, Optional[str], Optional[str]]]:
     """[(index, old, new)] of each file header of the unified diff @lines:
     the line index of its '--- ' line, and its two paths without the a/
     and b/ prefix, None for /dev/null."""
-    def path(line):
+    def path(line: str) -> Optional[str]:
         p = line[4:].split("\t")[0].strip()
         return None if p == "/dev/null" else p.split("/", 1)[1]
 
@@ -219,7 +228,7 @@ def diff_files(lines):
             if line.startswith("--- ") and lines[i + 1].startswith("+++ ")]
 
 
-def read_diff(name):
+def read_diff(name: str) -> list[str]:
     """The lines of repo patch @name, or [] when there is none."""
     path = os.path.join(paths.REPO, name)
     if not os.path.exists(path):
@@ -228,19 +237,20 @@ def read_diff(name):
         return f.read().splitlines(True)
 
 
-def _created(name):
+def _created(name: str) -> list[Optional[str]]:
     """Repo paths the unified diff @name creates (from /dev/null)."""
     return [new for _, old, new in diff_files(read_diff(name)) if not old]
 
 
-def validate(steps, overlay, root_patches):
+def validate(steps: Collection[Step], overlay: Iterable[str],
+             root_patches: Collection[str]) -> None:
     """Every overlay file and root patch in exactly one step, or exit."""
     errors = problems(steps, overlay, root_patches)
     if errors:
         raise SystemExit("plan: " + "\n  ".join(errors))
 
 
-def root_patches():
+def root_patches() -> list[str]:
     """Edits to upstream files, as repo paths: Kconfig.patch and
     MAINTAINERS.patch at the root, every other one in patches/."""
     names = [p for p in os.listdir(paths.REPO) if p.endswith(".patch")]
@@ -251,7 +261,7 @@ def root_patches():
     return sorted(names)
 
 
-def patch_order(overlay):
+def patch_order(overlay: Collection[str]) -> list[str]:
     """Upstream-file patches in series order, then any the plan lacks.
 
     A patch the plan does not list yet (work in progress) still builds,

@@ -4,16 +4,22 @@ Every boot has -no-reboot, panic=-1 and a timeout; the whole console goes
 to console.log and a one-line verdict to verdict beside it.
 """
 
+from __future__ import annotations
+
 import os
 import selectors
 import shlex
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from . import arch as archmod
 from . import console
 from .util import log
+
+if TYPE_CHECKING:
+    from .kbuild import Build
 
 # Seconds without console output before the guest's userland starts
 # that mean a hung boot.  A debug kernel (KASAN, lockdep) runs the ftrace
@@ -25,8 +31,9 @@ DEBUG_BOOT_SILENCE = 600
 BOOTED = b"@@KPT-BOOTED"
 
 
-def command(build, initrd, interactive=False, icount=False, append="",
-            accel=None):
+def command(build: Build, initrd: str, interactive: bool = False,
+            icount: bool = False, append: str = "",
+            accel: Optional[str] = None) -> list[str]:
     """@accel: QEMU's -accel, instead of archmod.host_accel()'s choice"""
     a = build.arch
     cmdline = (f"console={a.console} panic=-1 rdinit=/init "
@@ -50,7 +57,7 @@ def command(build, initrd, interactive=False, icount=False, append="",
     return cmd
 
 
-def interactive(build, initrd, rundir):
+def interactive(build: Build, initrd: str, rundir: str) -> int:
     cmd = command(build, initrd, interactive=True)
     log("QEMU: Ctrl-a x quits, 'exit' in the shell reboots (= quits)")
     logpath = os.path.join(rundir, "console.log")
@@ -58,8 +65,10 @@ def interactive(build, initrd, rundir):
     return subprocess.call(cmd)
 
 
-def boot(build, initrd, rundir, timeout, stream=True, icount=False,
-         append="", run_silence=None, accel=None):
+def boot(build: Build, initrd: str, rundir: str, timeout: int,
+         stream: bool = True, icount: bool = False, append: str = "",
+         run_silence: Optional[int] = None,
+         accel: Optional[str] = None) -> console.Result:
     """Boot non-interactively; return the parsed console (console.Result).
 
     A guest that falls silent before its userland starts is a boot hang
@@ -89,13 +98,15 @@ def boot(build, initrd, rundir, timeout, stream=True, icount=False,
     return res
 
 
-def boot_silence(build):
+def boot_silence(build: Build) -> int:
     """Seconds of silence before userland that mean a hung boot"""
     return DEBUG_BOOT_SILENCE if getattr(build, "debug", False) \
         else BOOT_SILENCE
 
 
-def _pump(cmd, logpath, timeout, stream, run_silence, silence=None):
+def _pump(cmd: Sequence[str], logpath: str, timeout: int, stream: bool,
+          run_silence: Optional[int],
+          silence: Optional[int] = None) -> tuple[str, bool]:
     """Copy QEMU's console to the log (and stdout) until QEMU exits.
 
     Return (why, booted): why is "exit", "timeout" (the whole run took too
@@ -105,8 +116,10 @@ def _pump(cmd, logpath, timeout, stream, run_silence, silence=None):
     """
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = proc.stdout
+    assert out is not None
     sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
+    sel.register(out, selectors.EVENT_READ)
     deadline = time.monotonic() + timeout
     last = time.monotonic()
     booted = False
@@ -125,7 +138,7 @@ def _pump(cmd, logpath, timeout, stream, run_silence, silence=None):
                 break
             if not sel.select(timeout=min(deadline - now, 5)):
                 continue
-            chunk = os.read(proc.stdout.fileno(), 65536)
+            chunk = os.read(out.fileno(), 65536)
             if not chunk:
                 break
             last = time.monotonic()
@@ -143,5 +156,5 @@ def _pump(cmd, logpath, timeout, stream, run_silence, silence=None):
         proc.kill()
     proc.wait()
     sel.close()
-    proc.stdout.close()
+    out.close()
     return why, booted

@@ -27,13 +27,24 @@ kernel, with the kmemleak scans, or with DEBUG=0 two million kpfuzz lines
 on the normal kernel; no ftracetests unless TESTS= names some.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from . import check, expect, kcsan, stages
 from .util import log, run
+
+if TYPE_CHECKING:
+    import argparse
+
+    from .arch import Arch
+    from .check import Row
+    from .console import Result
+    from .kbuild import Build
 
 REL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))), "reliability")
@@ -45,8 +56,8 @@ class Lane:
     """@phases: the rows rel.sh runs, in order; @budget: rel.env
     defaults (seconds are upper bounds, counts the aim); @append: kernel
     command line"""
-    phases: tuple
-    budget: dict
+    phases: tuple[str, ...]
+    budget: dict[str, str]
     append: str
 
 
@@ -78,7 +89,7 @@ LANES = {
 }
 
 
-def lane_name(args):
+def lane_name(args: argparse.Namespace) -> str:
     """The lane the options ask for; SystemExit on a kernel it cannot
     run on"""
     long_run = os.environ.get("LONG", "0") not in ("", "0")
@@ -94,7 +105,7 @@ def lane_name(args):
     return "debug"
 
 
-def lane_seconds(lane):
+def lane_seconds(lane: Lane) -> int:
     """What the phases may take at most: PHASES_SLACK plus every
     -t SECONDS of the lane's budgets as they will run"""
     total = PHASES_SLACK
@@ -104,7 +115,7 @@ def lane_seconds(lane):
     return total
 
 
-def programs(arch, outdir):
+def programs(arch: Arch, outdir: str) -> dict[str, str]:
     """The guest programs, static, for arch; {name: path}."""
     out = {}
     for name in PROGRAMS:
@@ -123,7 +134,7 @@ CORPUS_NAMES = {
 }
 
 
-def corpus(archname, rundir):
+def corpus(archname: str, rundir: str) -> str:
     """failnth.txt for archname: the x86_64 corpus with its register
     names and kernel text address translated; the path to use."""
     src = os.path.join(REL, "failnth.txt")
@@ -132,14 +143,16 @@ def corpus(archname, rundir):
         return src
     with open(src) as f:
         text = f.read()
-    pat = re.compile("|".join(re.escape(k) + r"\b" for k in names))
+    table = names
+    pat = re.compile("|".join(re.escape(k) + r"\b" for k in table))
     out = os.path.join(rundir, "failnth.txt")
     with open(out, "w") as f:
-        f.write(pat.sub(lambda m: names[m.group(0)], text))
+        f.write(pat.sub(lambda m: table[m.group(0)], text))
     return out
 
 
-def write_env(rundir, phases, budget):
+def write_env(rundir: str, phases: Iterable[str],
+              budget: Mapping[str, str]) -> str:
     """rel.env: the phases rel.sh runs and their budgets ({REL_*: value}
     defaults; make exports REL_* even when unset, so empty means the
     default); its path"""
@@ -151,7 +164,8 @@ def write_env(rundir, phases, budget):
     return path
 
 
-def job(rundir, cases, lane, last=()):
+def job(rundir: str, cases: Sequence[str], lane: Lane,
+        last: Sequence[str] = ()) -> str:
     """Job script and rel.env (phases, budgets); the script's path.
     @last: cases that run after the phases (they damage the kernel)."""
     write_env(rundir, [p for p in lane.phases if p != "kmemleak-baseline"],
@@ -165,7 +179,7 @@ def job(rundir, cases, lane, last=()):
     return script
 
 
-def _ftrace_run(cases):
+def _ftrace_run(cases: Sequence[str]) -> str:
     """The job line that runs @cases, if any"""
     if not cases:
         return ""
@@ -173,11 +187,12 @@ def _ftrace_run(cases):
             " \\\n".join(f"\t{c}" for c in cases) + "\n")
 
 
-def perm_path(archname):
+def perm_path(archname: str) -> str:
     return os.path.join(REL, f"perm-{archname}.txt")
 
 
-def compare_lines(res, marker, row, path, kernel, save):
+def compare_lines(res: Result, marker: str, row: str, path: str, kernel: str,
+                  save: bool) -> list[Row]:
     """Rows comparing the console's marker lines with upstream's file."""
     got = [ln.split(marker, 1)[1].rstrip() for ln in res.lines
            if marker in ln]
@@ -191,7 +206,7 @@ def compare_lines(res, marker, row, path, kernel, save):
         return [(row, "MISSING", False, f"no {path}")]
     with open(path) as f:
         want = [ln.rstrip() for ln in f if not ln.startswith("#")]
-    rows = []
+    rows: list[Row] = []
     for i in range(max(len(got), len(want))):
         g = got[i] if i < len(got) else "(nothing)"
         w = want[i] if i < len(want) else "(nothing)"
@@ -204,7 +219,8 @@ def compare_lines(res, marker, row, path, kernel, save):
     return rows
 
 
-def perm_rows(res, archname, kernel, save):
+def perm_rows(res: Result, archname: str, kernel: str,
+              save: bool) -> list[Row]:
     """Compare kpperm's output with upstream's recorded one."""
     return compare_lines(res, "@@KPT-PERM ", "rel/perm-equal",
                          perm_path(archname), kernel, save)
@@ -214,7 +230,8 @@ LOCKDOWN_APPEND = ("lockdown=confidentiality "
                    "kprobe_event=p:kprobes/lk_boot,vfs_read")
 
 
-def lockdown_boot(args, b, base, archname):
+def lockdown_boot(args: argparse.Namespace, b: Build, base: str,
+                  archname: str) -> list[Row]:
     """Second boot: lockdown=confidentiality with a kprobe_event= probe;
     its @@KPT-LKBOOT lines against 6.12's."""
     rundir, res = stages.boot(b, base, os.path.join(REL, "lockdown-boot.sh"),
@@ -239,7 +256,8 @@ MT_ACCEL = "tcg,thread=multi"
 MT_STRESS_ARGS = "-t 300 -s 2"
 
 
-def mt_boot(args, b, base, archname):
+def mt_boot(args: argparse.Namespace, b: Build, base: str,
+            archname: str) -> list[Row]:
     """kpstress with both vCPUs running at once; its rows"""
     if archname not in MT_ARCHES:
         return []
@@ -261,11 +279,12 @@ def mt_boot(args, b, base, archname):
             for k, r, ok, note in rows]
 
 
-def kcsan_path(archname):
+def kcsan_path(archname: str) -> str:
     return os.path.join(REL, f"kcsan-{archname}.txt")
 
 
-def kcsan_rows(res, b, archname, kernel, save):
+def kcsan_rows(res: Result, b: Build, archname: str, kernel: str,
+               save: bool) -> list[Row]:
     """Take the KCSAN reports out of @res's splats; a row per race."""
     reports = kcsan.parse(res.lines, res.splats)
     titles = {r.lineno for r in reports}
@@ -283,7 +302,7 @@ def kcsan_rows(res, b, archname, kernel, save):
     return rows or [("kcsan", "PASS", True, "no KCSAN report")]
 
 
-def check_debug(args, archname):
+def check_debug(args: argparse.Namespace, archname: str) -> list[int]:
     """One arch; returns (passed, failed)."""
     name = lane_name(args)
     lane = LANES[name]
@@ -309,7 +328,7 @@ def check_debug(args, archname):
     _, res = stages.boot(b, base, script, f"check-{name}", timeout,
                          stream=args.verbose, append=lane.append,
                          files=files, run_silence=900, run_dir=rundir)
-    races = []
+    races: list[Row] = []
     if name == "kcsan":
         races = kcsan_rows(res, b, archname, args.kernel, args.save_baseline)
     rows = check.judge(res, cases + [f"rel/{p}" for p in lane.phases], exp)

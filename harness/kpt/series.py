@@ -14,6 +14,8 @@ are built in a private index (git apply --cached), never in a work tree,
 with fixed dates, so the patches are byte-identical from run to run.
 """
 
+from __future__ import annotations
+
 import fnmatch
 import os
 import re
@@ -21,6 +23,7 @@ import shutil
 import subprocess
 import tempfile
 import textwrap
+from typing import Callable, Collection, Optional, cast
 
 from . import kbuild, paths, plan, tree
 from .util import log, run
@@ -31,7 +34,7 @@ OUT = os.path.join(paths.REPO, "series")
 BRANCH = "refs/heads/series"
 
 
-def author():
+def author() -> tuple[str, str]:
     """(name, email) the series is written by: SERIES_AUTHOR="Name <mail>",
     else git config user.name/user.email of the repo, else the author of
     the repo's HEAD commit.  Never an identity of our own making."""
@@ -49,13 +52,13 @@ def author():
     return m.group(1), m.group(2)
 
 
-def _repo_git(*args):
+def _repo_git(*args: str) -> str:
     r = subprocess.run(["git", "-C", paths.REPO, *args],
                        capture_output=True, text=True)
     return r.stdout.strip() if r.returncode == 0 else ""
 
 
-def _env(date, index=None):
+def _env(date: str, index: Optional[str] = None) -> dict[str, str]:
     name, mail = author()
     env = dict(os.environ,
                GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=mail,
@@ -68,7 +71,8 @@ def _env(date, index=None):
     return env
 
 
-def git(repo, *args, env=None, inp=None, check=True):
+def git(repo: str, *args: str, env: Optional[dict[str, str]] = None,
+        inp: Optional[str] = None, check: bool = True) -> str:
     """Run git in @repo; its stdout, stripped."""
     r = subprocess.run(["git", "-C", repo, "-c", "core.autocrlf=false",
                         "-c", "commit.gpgsign=false", *args],
@@ -80,13 +84,13 @@ def git(repo, *args, env=None, inp=None, check=True):
     return r.stdout.strip()
 
 
-def git_raw(repo, *args):
+def git_raw(repo: str, *args: str) -> str:
     """git's stdout as it is (file contents)."""
     return subprocess.run(["git", "-C", repo, *args], check=True,
                           capture_output=True, text=True).stdout
 
 
-def commit_tree(repo, src, msg):
+def commit_tree(repo: str, src: str, msg: str) -> str:
     """Commit every file of @src (a plain tree, not a repo) as a root."""
     idx = os.path.join(repo, ".git", "kpt-base-index")
     env = _env(BASE_DATE, idx)
@@ -102,14 +106,14 @@ def commit_tree(repo, src, msg):
 BASE_MSG = "Linux 6.12 (Debian linux-source-6.12)\n\nThe base of the series."
 
 
-def unpack(dst):
+def unpack(dst: str) -> None:
     """A fresh unpack of the base tarball at @dst."""
     shutil.rmtree(dst, ignore_errors=True)
     os.makedirs(dst)
     run(["tar", "-C", dst, "--strip-components=1", "-xf", tree.KTAR])
 
 
-def base_repo():
+def base_repo() -> str:
     """KPT_ROOT/series/repo with tag 'base': the tarball, committed."""
     repo = os.path.join(paths.root(), "series", "repo")
     tree.pristine()
@@ -134,7 +138,8 @@ def base_repo():
     return repo
 
 
-def _entry(base_text, final_text):
+def _entry(base_text: str, final_text: str
+           ) -> tuple[list[str], list[str], list[str]]:
     """Split MAINTAINERS into (before, entry lines, after) by the patch."""
     a, b = base_text.splitlines(True), final_text.splitlines(True)
     i = 0
@@ -146,7 +151,8 @@ def _entry(base_text, final_text):
     return a[:i], b[i:i + n], a[i:]
 
 
-def _maintainers(base_text, final_text, touched):
+def _maintainers(base_text: str, final_text: str,
+                 touched: Collection[str]) -> str:
     """MAINTAINERS with the entry's F: lines that match @touched paths."""
     before, entry, after = _entry(base_text, final_text)
     keep = []
@@ -161,14 +167,14 @@ def _maintainers(base_text, final_text, touched):
     return "".join(before + keep + after)
 
 
-def _covers(pattern, path):
+def _covers(pattern: str, path: str) -> bool:
     if pattern.endswith("/"):
         return path.startswith(pattern)
     return fnmatch.fnmatchcase(path, pattern) and \
         pattern.count("/") == path.count("/")
 
 
-def _patched(text, patch):
+def _patched(text: str, patch: str) -> str:
     """@text with the single-file diff @patch applied (GNU patch)."""
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "f")
@@ -179,7 +185,9 @@ def _patched(text, patch):
             return inp.read()
 
 
-def _add_blob(repo, env, rel, data=None, src=None):
+def _add_blob(repo: str, env: dict[str, str], rel: str,
+              data: Optional[str] = None,
+              src: Optional[str] = None) -> None:
     if src is not None:
         sha = git(repo, "hash-object", "-w", "--no-filters", src, env=env)
         mode = "100755" if os.access(src, os.X_OK) else "100644"
@@ -191,7 +199,7 @@ def _add_blob(repo, env, rel, data=None, src=None):
         env=env)
 
 
-def _message(step):
+def _message(step: plan.Step) -> str:
     """The step's message, signed off by author()."""
     if "Signed-off-by:" in step.message:
         raise SystemExit(f"series: {step.slug}: a Signed-off-by of its own; "
@@ -200,7 +208,7 @@ def _message(step):
     return f"{step.message.rstrip()}\n\nSigned-off-by: {name} <{mail}>\n"
 
 
-def build_commits(repo, steps):
+def build_commits(repo: str, steps: list[plan.Step]) -> list[str]:
     """The steps as commits on 'base'; returns the list of commit ids.
     Each commit's tree is the plan replayed up to it (tree.Replay), the
     same flow that makes every tree the harness builds."""
@@ -243,11 +251,12 @@ def build_commits(repo, steps):
     return ids
 
 
-def _part_ref(part):
+def _part_ref(part: int) -> str:
     return f"refs/heads/series-part{part}"
 
 
-def compare_with_tree(repo, steps, ref=BRANCH, src=None):
+def compare_with_tree(repo: str, steps: Collection[plan.Step],
+                      ref: str = BRANCH, src: Optional[str] = None) -> None:
     """The tree at @ref must equal the tree the harness builds (@src, by
     default ours): the series' end, or part 1's end and KERNEL=fixes."""
     src, base = src or tree.ours(), tree.pristine()
@@ -277,7 +286,7 @@ DESIGN = os.path.join(paths.REPO, "docs", "design.md")
 DELIBERATE_MARK = "@DELIBERATE@"
 
 
-def deliberate_section(path=DESIGN):
+def deliberate_section(path: str = DESIGN) -> str:
     """The text of docs/design.md's "Deliberate differences from 6.12",
     the one list of them."""
     with open(path) as f:
@@ -285,13 +294,13 @@ def deliberate_section(path=DESIGN):
     return sec.split("\n## ", 1)[0]
 
 
-def deliberate_items(path=DESIGN):
+def deliberate_items(path: str = DESIGN) -> list[str]:
     """The names of that list's items (each starts "- **NAME.**")."""
     return re.findall(r"^- \*\*(.+?)\.\*\*", deliberate_section(path),
                       re.M)
 
 
-def deliberate_text(path=DESIGN):
+def deliberate_text(path: str = DESIGN) -> str:
     """The list as the plain text of a cover letter: the one list, not a
     copy to keep."""
     sec = deliberate_section(path).split("\n### ", 1)[1]
@@ -310,7 +319,7 @@ def deliberate_text(path=DESIGN):
     return "\n".join(out[1:])
 
 
-def _cover(path, cover):
+def _cover(path: str, cover: str) -> None:
     with open(cover) as f:
         subject, blurb = f.read().split("\n", 1)
     blurb = blurb.replace(DELIBERATE_MARK, deliberate_text())
@@ -322,7 +331,7 @@ def _cover(path, cover):
         f.write(text)
 
 
-def generate():
+def generate() -> tuple[str, int]:
     """make series: plan -> commits -> series/P-part/*.patch; return
     (repo, number of patches)."""
     overlay = tree.overlay_files()
@@ -354,7 +363,7 @@ def generate():
     return repo, len(ids)
 
 
-def patches(part_dir=None):
+def patches(part_dir: Optional[str] = None) -> list[str]:
     """The numbered patches of series/ (of one part's directory, or of
     every part in order), without the cover letters."""
     dirs = [part_dir] if part_dir else [
@@ -364,7 +373,7 @@ def patches(part_dir=None):
             not n.startswith("0000-")]
 
 
-def verify():
+def verify() -> int:
     """make series-verify: git am on a fresh unpack, then checkpatch."""
     repo, n = generate()
     am = os.path.join(paths.root(), "series", "am")
@@ -402,7 +411,7 @@ def verify():
 EXEMPT = os.path.join(plan.PLAN_DIR, "checkpatch-exempt.txt")
 
 
-def _exemptions():
+def _exemptions() -> list[tuple[str, str, str]]:
     """[(type, patch glob, reason)] of checkpatch-exempt.txt."""
     out = []
     with open(EXEMPT) as f:
@@ -413,17 +422,21 @@ def _exemptions():
             if len(parts) < 3:
                 raise SystemExit(f"series: checkpatch-exempt.txt:{n}: want "
                                  "'<TYPE> <patch glob> <reason>'")
-            out.append(tuple(parts))
+            out.append(cast("tuple[str, str, str]", tuple(parts)))
     return out
 
 
-def _exempt(finding, name, exemptions):
+def _exempt(finding: str, name: str,
+            exemptions: Collection[tuple[str, str, str]]) -> bool:
     m = re.search(r"\b(?:WARNING|ERROR|CHECK):([A-Z0-9_]+):", finding)
-    return bool(m) and any(m.group(1) == t and fnmatch.fnmatchcase(name, g)
-                           for t, g, _ in exemptions)
+    if not m:
+        return False
+    kind = m.group(1)
+    return any(kind == t and fnmatch.fnmatchcase(name, g)
+               for t, g, _ in exemptions)
 
 
-def _moved_paths(patch):
+def _moved_paths(patch: str) -> set[str]:
     """Paths a patch adds, deletes or renames (git's extended headers)."""
     out, cur = set(), None
     with open(patch) as f:
@@ -439,13 +452,13 @@ def _moved_paths(patch):
     return out
 
 
-def _f_patterns(maintainers):
+def _f_patterns(maintainers: str) -> list[str]:
     """The F: patterns of a MAINTAINERS text."""
     return [line[3:].strip() for line in maintainers.splitlines()
             if line.startswith("F:\t")]
 
 
-def _maintained(patch, patterns):
+def _maintained(patch: str, patterns: Collection[str]) -> bool:
     """True when every file @patch adds, deletes or renames is under an
     F: pattern already: MAINTAINERS need not change for it."""
     moved = _moved_paths(patch)
@@ -454,7 +467,7 @@ def _maintained(patch, patterns):
             for pat in patterns) for p in moved)
 
 
-def checkpatch(src):
+def checkpatch(src: str) -> int:
     """checkpatch.pl --strict on each patch, from @src; failures.  A
     finding checkpatch-exempt.txt lists for that patch is printed, not
     counted, and so is the question whether MAINTAINERS needs updating
@@ -495,7 +508,7 @@ MAX_EXISTING = 1500
 MAX_NEW = 3000
 
 
-def patch_sizes(repo):
+def patch_sizes(repo: str) -> list[tuple[str, str, int, int, str]]:
     """[(part/NN, subject, existing, new, verdict)] of every commit."""
     rows = []
     ids = git(repo, "rev-list", "--reverse", f"base..{BRANCH}").split()
@@ -537,7 +550,8 @@ def patch_sizes(repo):
     return rows
 
 
-def print_sizes(rows):
+def print_sizes(rows: Collection[tuple[str, str, int, int, str]]
+                ) -> int:
     """The size table; the number of patches over a limit."""
     print(f"{'patch':6} {'existing':>8} {'new':>6}  verdict  subject")
     for key, subject, existing, new, verdict in rows:
@@ -545,7 +559,7 @@ def print_sizes(rows):
     return sum(r[4].startswith("OVER") for r in rows)
 
 
-def _worktree(repo):
+def _worktree(repo: str) -> str:
     """KPT_ROOT/src/series: a work tree of the series repo."""
     wt = paths.src("series")
     if not os.path.exists(os.path.join(wt, ".git")):
@@ -556,7 +570,9 @@ def _worktree(repo):
     return wt
 
 
-def build_each(arches, boot=None):
+def build_each(arches: Collection[str],
+               boot: Optional[Callable[[kbuild.Build, str, str], int]] = None
+               ) -> int:
     """make series-check: build every patch for each arch; failures.
 
     @boot(build, worktree, key): when given (SERIES_BOOT=1), boots each
@@ -620,7 +636,7 @@ def build_each(arches, boot=None):
     return bad + over
 
 
-def _warnings(logf):
+def _warnings(logf: str) -> list[str]:
     """Compiler and linker warnings in a build log."""
     with open(logf, errors="replace") as f:
         return [line.rstrip() for line in f

@@ -29,13 +29,13 @@ def rundir(kernel: str, archname: str, label: str) -> str:
     return d
 
 
-def env(b: kbuild.Build) -> dict:
+def env(b: kbuild.Build) -> dict[str, str]:
     """The variables a guest job sees about its kernel."""
     return {"KPT_KERNEL": b.kernel, "KPT_ARCH": b.arch.name}
 
 
 def initrd(run_dir: str, base: str, mode: str, script: Optional[str],
-           job_env: dict, files: Optional[dict] = None,
+           job_env: dict[str, str], files: Optional[dict[str, str]] = None,
            extra: Sequence[str] = ()) -> str:
     """The base initramfs, @extra archives and a job, in one; its path."""
     jobarch = initramfs.job(run_dir, mode, script, job_env, files)
@@ -67,8 +67,9 @@ def prepare(archname: str, kernel: str = "ours",
 
 def boot(b: kbuild.Build, base: str, script: str, label: str,
          timeout: int = 1800, append: str = "", icount: bool = False,
-         files: Optional[dict] = None, stream: bool = True,
-         run_silence: Optional[int] = None, job_env: Optional[dict] = None,
+         files: Optional[dict[str, str]] = None, stream: bool = True,
+         run_silence: Optional[int] = None,
+         job_env: Optional[dict[str, str]] = None,
          extra: Sequence[str] = (), accel: Optional[str] = None,
          run_dir: Optional[str] = None) -> Tuple[str, console.Result]:
     """Boot @b once running @script; (run directory, console.Result).

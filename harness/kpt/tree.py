@@ -14,11 +14,14 @@ upstream's version.  Upstream files the series plan deletes
 is the same thing for part 1 of the series alone.
 """
 
+from __future__ import annotations
+
 import filecmp
 import os
 import shutil
 import subprocess
 import tempfile
+from typing import Collection, Optional, Sequence, cast
 
 from . import paths, plan
 from .util import log, run
@@ -33,7 +36,7 @@ OVERLAY_DIRS = ("arch", "block", "Documentation", "drivers", "fs", "include",
 MANIFEST = ".kpt-overlay-manifest"
 
 
-def pristine():
+def pristine() -> str:
     """Unpack the base kernel once; return its path."""
     dst = paths.src("upstream")
     if os.path.exists(os.path.join(dst, ".kpt-unpacked")):
@@ -52,7 +55,7 @@ def pristine():
     return dst
 
 
-def overlay_files():
+def overlay_files() -> list[str]:
     """Repo paths (tracked or new, not ignored) that overlay the kernel."""
     out = subprocess.run(
         ["git", "-C", paths.REPO, "ls-files", "-co", "--exclude-standard",
@@ -62,19 +65,19 @@ def overlay_files():
                   if p and os.path.isfile(os.path.join(paths.REPO, p)))
 
 
-def patch_files():
+def patch_files() -> list[str]:
     """Upstream-file patches (plan.root_patches()), in series order."""
     return plan.patch_order(overlay_files())
 
 
-def patched_paths(patch):
+def patched_paths(patch: str) -> list[str]:
     """Paths a unified diff writes (not those it deletes)."""
     with open(patch) as f:
         lines = f.read().splitlines(True)
     return [new for _, _, new in plan.diff_files(lines) if new]
 
 
-def series_files():
+def series_files() -> set[str]:
     """Kernel paths the series adds or patches: the overlay and every
     path a patch of patches/ writes."""
     files = set(overlay_files())
@@ -83,7 +86,7 @@ def series_files():
     return files
 
 
-def file_diff(patch, rel):
+def file_diff(patch: str, rel: str) -> str:
     """The part of the unified diff @patch that changes @rel, or ''."""
     with open(patch) as f:
         lines = f.read().splitlines(True)
@@ -94,7 +97,7 @@ def file_diff(patch, rel):
     return ""
 
 
-def _unpatch(text, diff, name, rel):
+def _unpatch(text: str, diff: str, name: str, rel: str) -> str:
     """@text with the hunks @diff (of patch @name, on @rel) undone."""
     if diff.startswith("--- /dev/null"):
         raise SystemExit(f"probetest: {name} creates {rel}, which an earlier "
@@ -113,7 +116,7 @@ def _unpatch(text, diff, name, rel):
             return inp.read()
 
 
-def rewound(rel, later):
+def rewound(rel: str, later: Sequence[plan.Step]) -> tuple[str, str]:
     """(path, text): repo file @rel as it is before the steps @later
     (plan.Step, in series order) change it.  The repo holds the series'
     last version of each of our files; a later patch (a core speed-up)
@@ -135,7 +138,8 @@ def rewound(rel, later):
     return path, text
 
 
-def _apply(name, base, stage, touched, deleted):
+def _apply(name: str, base: str, stage: str, touched: set[str],
+           deleted: set[str]) -> None:
     """Apply the upstream-file patch @name to the staged files, staging
     pristine copies of the files it edits that are not staged yet."""
     patch = os.path.join(paths.REPO, name)
@@ -164,7 +168,15 @@ class Replay:
     step that replaces the file.  Every tree the harness builds and every
     commit of make series comes from here."""
 
-    def __init__(self, base, stage, steps=None):
+    touched: set[str]
+    deleted: set[str]
+    where: dict[str, str]
+    planned_files: set[str]
+    planned_patches: set[str]
+    changed: set[str]
+
+    def __init__(self, base: str, stage: str,
+                 steps: Optional[list[plan.Step]] = None) -> None:
         self.base, self.stage = base, stage
         self.overlay = overlay_files()
         self.steps = steps if steps is not None else plan.load(self.overlay)
@@ -173,7 +185,9 @@ class Replay:
         self.planned_files, self.planned_patches = set(), set()
         self.changed = set()    # paths the step being replayed changed
 
-    def _write(self, path, text=None, src=None, mode_of=None):
+    def _write(self, path: str, text: Optional[str] = None,
+               src: Optional[str] = None,
+               mode_of: Optional[str] = None) -> None:
         """Stage @path with @text or a copy of @src, with the mode of
         @src or @mode_of (an existing staged file keeps its own)."""
         dst = os.path.join(self.stage, path)
@@ -182,14 +196,14 @@ class Replay:
             shutil.copyfile(src, dst)
         else:
             with open(dst, "w") as f:
-                f.write(text)
+                f.write(cast(str, text))
         if src or mode_of:
-            shutil.copymode(src or mode_of, dst)
+            shutil.copymode(cast(str, src or mode_of), dst)
         self.touched.add(path)
         self.changed.add(path)
         self.deleted.discard(path)
 
-    def _remove(self, path):
+    def _remove(self, path: str) -> None:
         full = os.path.join(self.stage, path)
         if os.path.exists(full):
             os.unlink(full)
@@ -198,7 +212,7 @@ class Replay:
         if os.path.exists(os.path.join(self.base, path)):
             self.deleted.add(path)
 
-    def _rename(self, old, new):
+    def _rename(self, old: str, new: str) -> None:
         dst = os.path.join(self.stage, new)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         os.replace(os.path.join(self.stage, old), dst)
@@ -210,7 +224,7 @@ class Replay:
             if path == old:
                 self.where[rel] = new
 
-    def _subst(self, frm, to):
+    def _subst(self, frm: str, to: str) -> None:
         for path in self.where.values():
             full = os.path.join(self.stage, path)
             with open(full) as f:
@@ -218,7 +232,7 @@ class Replay:
             if frm in text:
                 self._write(path, text.replace(frm, to))
 
-    def step(self, i):
+    def step(self, i: int) -> set[str]:
         """Replay step @i; the paths it wrote or removed."""
         self.changed = set()
         step = self.steps[i]
@@ -240,7 +254,7 @@ class Replay:
         self.planned_patches.update(step.applies)
         return self.changed
 
-    def rest(self):
+    def rest(self) -> None:
         """Repo files and patches no step lists yet (work in progress),
         then check that the replay ends with the repo's files."""
         for rel in self.overlay:
@@ -260,7 +274,8 @@ class Replay:
                                  "no longer matches it")
 
 
-def _stage(base, stage, last_part=None):
+def _stage(base: str, stage: str, last_part: Optional[int] = None
+           ) -> tuple[set[str], set[str]]:
     """Write the desired version of every touched file under stage: the
     plan replayed (Replay), up to the end of part @last_part (KERNEL=
     fixes, rewrite), or all of it and the work in progress.
@@ -278,7 +293,7 @@ def _stage(base, stage, last_part=None):
     return rp.touched | rp.deleted, rp.deleted
 
 
-def _replace(src, dst):
+def _replace(src: str, dst: str) -> None:
     """Put a copy of src at dst as a new inode (never write in place)."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     tmp = dst + ".kpt-new"
@@ -287,7 +302,8 @@ def _replace(src, dst):
     os.replace(tmp, dst)
 
 
-def _sync_one(rel, stage, base, tree, deleted):
+def _sync_one(rel: str, stage: str, base: str, tree: str,
+              deleted: Collection[str]) -> bool:
     """Make tree/rel equal the staged or pristine version; True if changed."""
     want = os.path.join(stage, rel)
     if not os.path.exists(want) and rel not in deleted:
@@ -304,7 +320,7 @@ def _sync_one(rel, stage, base, tree, deleted):
     return True
 
 
-def _synced(name, last_part):
+def _synced(name: str, last_part: Optional[int]) -> str:
     """Tree @name (hard links to pristine) brought up to date with the
     series up to @last_part (None: all of it and the work in progress)."""
     base = pristine()
@@ -329,17 +345,17 @@ def _synced(name, last_part):
     return tree
 
 
-def ours():
+def ours() -> str:
     """Bring our tree up to date with the overlay; return its path."""
     return _synced("ours", None)
 
 
-def fixes():
+def fixes() -> str:
     """Pristine 6.12 plus part 1 of the series (its fixes); its path."""
     return _synced("fixes", plan.FIXES_PART)
 
 
-def rewrite():
+def rewrite() -> str:
     """Pristine 6.12 plus parts 1 and 2 (the rewrite without the core
     speed-ups of part 3); its path."""
     return _synced("rewrite", plan.REWRITE_PART)
@@ -349,7 +365,7 @@ def rewrite():
 KERNELS = ("ours", "upstream", "fixes", "rewrite")
 
 
-def source(kernel):
+def source(kernel: str) -> str:
     """The source tree for KERNEL=upstream, ours, fixes or rewrite."""
     trees = dict(zip(KERNELS, (ours, pristine, fixes, rewrite)))
     if kernel not in trees:

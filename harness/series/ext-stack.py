@@ -25,10 +25,13 @@ step:
 Each patch's "files:" tests are added by its step, so they are not in
 the diff.
 """
+from __future__ import annotations
+
 import os
 import subprocess
 import sys
 import tempfile
+from typing import Collection, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -56,17 +59,17 @@ DOC = "Documentation/trace/kprobetrace.rst"
 DOC_SPLIT = "patches/kprobetrace-reference.patch"
 
 
-def git(*args, cwd=WT, inp=None):
+def git(*args: str, cwd: str = WT, inp: Optional[str] = None) -> str:
     return subprocess.run(["git", *args], cwd=cwd, input=inp, check=True,
                           capture_output=True, text=True).stdout
 
 
-def step_of(patch):
+def step_of(patch: str) -> plan.Step:
     return next(s for s in plan.load(tree.overlay_files())
                 if patch in s.applies)
 
 
-def split(text):
+def split(text: str) -> tuple[str, list[tuple[Optional[str], str]]]:
     """(mail header, [(path, hunk text)]) of a patch file."""
     head, body = text.split("\n---\n", 1)
     lines = body.splitlines(True)
@@ -81,7 +84,7 @@ def split(text):
     return head, chunks
 
 
-def unapply(name, overlay):
+def unapply(name: str, overlay: Collection[str]) -> None:
     """Take patch @name's hunks on our files out of the work tree's index."""
     with open(os.path.join(REPO, name)) as f:
         _, chunks = split(f.read())
@@ -90,7 +93,7 @@ def unapply(name, overlay):
         git("apply", "-R", "--index", "-", inp=ours)
 
 
-def init():
+def init() -> None:
     if os.path.exists(WT):
         raise SystemExit(f"ext-stack: {WT} exists; remove it first")
     git("worktree", "add", "-q", "-B", BRANCH, WT, "HEAD", cwd=REPO)
@@ -108,7 +111,7 @@ def init():
     print(f"ext-stack: {WT}, branch {BRANCH}")
 
 
-def regen():
+def regen() -> None:
     overlay = set(tree.overlay_files())
     ids = {s.split(" ", 1)[1]: s.split(" ", 1)[0] for s in
            git("log", "--format=%H %s", "HEAD~%d..HEAD" %
@@ -148,7 +151,7 @@ def regen():
         print(f"ext-stack: rewrote {DOC_SPLIT}")
 
 
-def cut(s, start, end):
+def cut(s: str, start: str, end: str) -> str:
     a = s.index(start)
     return s[:a] + s[s.index(end, a):]
 

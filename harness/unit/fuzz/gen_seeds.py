@@ -31,6 +31,7 @@ import hashlib
 import os
 import re
 import sys
+from typing import Iterable, Mapping, Optional, Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UNIT = os.path.dirname(HERE)
@@ -62,7 +63,7 @@ FUNCS = [None, "vfs_read", "kfree", "dput", "noparams", "longfunc", "nobtf",
 
 # ---- A small shell word splitter: quotes, escapes, $VAR and ${VAR} ----
 
-def expand_var(s, i, env):
+def expand_var(s: str, i: int, env: Mapping[str, str]) -> tuple[str, int]:
     """$NAME or ${NAME} at s[i] == '$'; returns (text, next index)."""
     m = re.match(r"\$(\{([A-Za-z_]\w*|\d)\}|([A-Za-z_]\w*|\d|[@*#?]))",
                  s[i:])
@@ -72,8 +73,10 @@ def expand_var(s, i, env):
     return env.get(name, FALLBACK.get(name, "")), i + m.end()
 
 
-def shell_words(s, env):
+def shell_words(s: str, env: Mapping[str, str]) -> list[str]:
     """Words of one command, up to a redirection or the command's end."""
+    words: list[str]
+    cur: list[str]
     words, cur, have, i = [], [], False, 0
     while i < len(s):
         c = s[i]
@@ -117,7 +120,7 @@ def shell_words(s, env):
     return words
 
 
-def echoed(words):
+def echoed(words: Sequence[str]) -> Optional[str]:
     """What echo or printf writes, given the command's words."""
     if not words:
         return None
@@ -137,7 +140,7 @@ def echoed(words):
     return None
 
 
-def logical_lines(text):
+def logical_lines(text: str) -> list[str]:
     """Lines with backslash-newline continuations joined."""
     return text.replace("\\\n", " ").splitlines()
 
@@ -147,9 +150,9 @@ EVENTS_RE = re.compile(r">>?\s*\S*(kprobe_events|dynamic_events|"
 ASSIGN_RE = re.compile(r"^\s*(?:local\s+|export\s+)?([A-Za-z_]\w*)=(\S.*)?$")
 
 
-def tc_variables(lines):
+def tc_variables(lines: Iterable[str]) -> dict[str, list[str]]:
     """The literal values each variable gets, in order, empty ones last."""
-    vals = {}
+    vals: dict[str, list[str]] = {}
     for line in lines:
         m = ASSIGN_RE.match(line)
         if not m:
@@ -164,7 +167,7 @@ def tc_variables(lines):
     return {k: v for k, v in vals.items() if v}
 
 
-def tc_envs(lines):
+def tc_envs(lines: Iterable[str]) -> list[dict[str, str]]:
     """The first value of every variable, then each arch's alternative
     (x86_64 comes first in the .tc case statements, then aarch64)."""
     vals = tc_variables(lines)
@@ -176,7 +179,7 @@ def tc_envs(lines):
     return envs
 
 
-def tc_lines(path):
+def tc_lines(path: str) -> list[str]:
     text = open(path, encoding="utf-8", errors="replace").read()
     lines = logical_lines(text)
     out = []
@@ -185,10 +188,10 @@ def tc_lines(path):
     return out
 
 
-def tc_lines_env(lines, env):
+def tc_lines_env(lines: Sequence[str], env: Mapping[str, str]) -> list[str]:
     out = []
     # functions whose body writes "$1" (or "$@") into an events file
-    helpers = {"check_error": None}
+    helpers: dict[str, Optional[str]] = {"check_error": None}
     fname = None
     for line in lines:
         m = re.match(r"^\s*([A-Za-z_]\w*)\s*\(\)", line)
@@ -225,7 +228,7 @@ def tc_lines_env(lines, env):
 DEF_RE = re.compile(r"^(?:[pr]\d*|[ftew])(?::\S*)?\s+\S")
 
 
-def doc_lines(path):
+def doc_lines(path: str) -> list[str]:
     text = open(path, encoding="utf-8", errors="replace").read()
     out = []
     lines = logical_lines(text)
@@ -255,7 +258,7 @@ def doc_lines(path):
     return out
 
 
-def corpus_lines(path):
+def corpus_lines(path: str) -> list[str]:
     """A corpus-docs/ file: one definition a line, as --extract wrote it."""
     with open(path, encoding="utf-8") as f:
         return [line.rstrip("\n") for line in f if line.strip()]
@@ -266,7 +269,7 @@ def corpus_lines(path):
 C_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
 
 
-def c_unescape(s):
+def c_unescape(s: str) -> str:
     out, i = [], 0
     while i < len(s):
         if s[i] == "\\" and i + 1 < len(s):
@@ -288,7 +291,7 @@ TOKEN_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"|([A-Za-z_]\w*)|(/\*.*?\*/)|'
 CMD_RE = re.compile(r"^\^?[prftew][0-9]*(?:[:\s^]|$)")
 
 
-def c_strings(path):
+def c_strings(path: str) -> list[str]:
     text = open(path, encoding="utf-8").read()
     macros = {}
     for m in re.finditer(r'^#define\s+(\w+)\s+((?:"(?:[^"\\]|\\.)*"\s*)+)$',
@@ -314,7 +317,7 @@ def c_strings(path):
 
 # ---- Long lines the fuzzer reaches only slowly, its inputs growing ----
 
-def limit_lines():
+def limit_lines() -> list[str]:
     arr = " ".join(f"a{i}=+0(%di):u64[64]" for i in range(7))
     # %r9 holds KLONG, 4K of "x", when byte 1 is 0 (fuzz_probe.c pool[])
     strs = " ".join(f"s{i}=+0(%r9):string" for i in range(17))
@@ -335,7 +338,7 @@ def limit_lines():
 
 # ---- Header bytes ----
 
-def header(line):
+def header(line: str) -> bytes:
     w = line.split()
     head = w[0] if w else ""
     place = w[1] if len(w) > 1 else ""
@@ -361,7 +364,7 @@ def header(line):
     return bytes([env | MODES[mode] << 2 | func << 5, 0, 0])
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     kpt_root = os.environ.get("KPT_ROOT") or "/var/tmp/kpt"
     ap.add_argument("--upstream",
