@@ -429,10 +429,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--rows", default=os.environ.get("ROWS", ""),
                    help="row names (default: all of harness/clients/rows)")
     p.add_argument("--boots", type=int,
-                   default=int(os.environ.get("BOOTS") or BOOTS))
+                   default=int(os.environ.get("BOOTS") or BOOTS),
+                   help="boots for each boot-* row (at least 1)")
     p.add_argument("--save", default=os.environ.get("SAVE", ""),
                    help="also write the table to this file")
     args = p.parse_args(argv)
+    if args.boots < 1:
+        # 0 boots would pass a boot-* row that never ran
+        p.error("--boots must be at least 1")
     kernels = args.kernel.split()
     rows = [r[:-3] if r.endswith(".sh") else r for r in args.rows.split()] \
         or all_rows()
