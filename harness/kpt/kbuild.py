@@ -116,7 +116,8 @@ class Build:
                    CCACHE_DIR=paths.ccache(), CCACHE_BASEDIR=paths.root(),
                    CCACHE_NOHASHDIR="1", CCACHE_MAXSIZE="8G",
                    KBUILD_BUILD_TIMESTAMP="2024-11-17",
-                   KBUILD_BUILD_USER="ktest", KBUILD_BUILD_HOST="ktest")
+                   KBUILD_BUILD_USER="probetest",
+                   KBUILD_BUILD_HOST="probetest")
         # a command run from make: its variables must not reach kbuild
         for var in ("ARCH", "CROSS_COMPILE", "O", "KERNEL", "CC", "MAKEFLAGS",
                     "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
