@@ -366,6 +366,11 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                            targets[mode]]).returncode
 
 
+def cmd_cold_run(args: argparse.Namespace) -> int:
+    from . import coldrun
+    return coldrun.main(args)
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     from . import docs
     return docs.main()
@@ -437,6 +442,8 @@ COMMANDS = {
     "series-check": ("build (and boot) every patch of the series",
                      (0, 2, 3), None),
     "docs": ("build the trace documentation", (), None),
+    "cold-run": (".ci/run in a fresh Debian chroot, timed (root)", (),
+                 None),
     # these two take their own options, passed on whole (main())
     "diff": ("the differential test against 6.12 (diff --help)", (),
              ("args", "*")),
@@ -452,7 +459,7 @@ _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
                  kcsan=False, timeout=0, append="", script=None,
                  icount=False, tests="", save_baseline=False, group=[],
                  log=None, targets=[], args=[], mode=None,
-                 list=False)
+                 list=False, suite="bookworm", keep=False)
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -471,6 +478,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         if name == "deps":
             c.add_argument("--list", action="store_true",
                            help="print the packages, installed or not")
+        if name == "cold-run":
+            c.add_argument("--suite", default="bookworm",
+                           help="the Debian suite of the chroot")
+            c.add_argument("--keep", action="store_true",
+                           help="keep the chroot (KPT_ROOT/coldroot)")
     args = p.parse_args(argv)
     for k, v in _DEFAULTS.items():
         if not hasattr(args, k):
