@@ -64,6 +64,8 @@ def _make_root(root: str, suite: str) -> None:
         if name.endswith((".sources", ".list")):
             shutil.copy(os.path.join(sources, name),
                         os.path.join(root, sources[1:], name))
+    # the host's sources replace debootstrap's one line
+    os.unlink(os.path.join(root, "etc/apt/sources.list"))
     if os.path.exists("/etc/apt/sources.list"):
         shutil.copy("/etc/apt/sources.list",
                     os.path.join(root, "etc/apt/sources.list"))
