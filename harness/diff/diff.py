@@ -544,9 +544,10 @@ def run_kernel(kernel: str, arch: str, passes: str, timeout: int, gen: int,
     rc = 0 if verdict.startswith("PASS") else (res.exit_rc or 1)
     recs = parse_console(lines)
     secs = time.monotonic() - t0
+    guest = recs.meta.split("seconds=")[-1] \
+        if "seconds=" in recs.meta else "?"
     print(f"diff: {kernel} {arch}: exit {rc}, {len(recs.order)} records, "
-          f"{secs:.0f}s ({recs.meta.split('seconds=')[-1] if 'seconds=' in recs.meta else '?'}"
-          f"s in the guest loop)", flush=True)
+          f"{secs:.0f}s ({guest}s in the guest loop)", flush=True)
     if rc and not recs.error:
         recs.error = f"guest: {verdict}; see {console}"
     path = os.path.join(outdir, f"{stamp}-{label}-{arch}.records")

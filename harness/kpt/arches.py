@@ -86,7 +86,8 @@ def check(names: Sequence[str]) -> int:
         deps.ensure(a)
         ok, secs, lines = build_one(a, ours)
         failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'}  {name:8} {secs:5.0f} s", flush=True)
+        print(f"{'PASS' if ok else 'FAIL'}  {name:8} {secs:5.0f} s",
+              flush=True)
         for line in lines:
             print(f"      {line}", flush=True)
     return failed

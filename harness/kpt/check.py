@@ -191,7 +191,8 @@ def compare_wide(up_rows: Sequence[Row],
         return {k: r for k, r, _, _ in rows
                 if is_case(k) and not k.startswith("kunit/")}
     up, ours = cases(up_rows), cases(our_rows)
-    out = [f"{k}: upstream {up.get(k, 'MISSING')}, ours {ours.get(k, 'MISSING')}"
+    out = [f"{k}: upstream {up.get(k, 'MISSING')}, "
+           f"ours {ours.get(k, 'MISSING')}"
            for k in sorted(set(up) | set(ours)) if up.get(k) != ours.get(k)]
     out += [f"ours {k} {r} {note}" for k, r, ok, note in our_rows
             if not is_case(k) and not ok]

@@ -116,8 +116,9 @@ def _check_arch(args: argparse.Namespace,
     if args.kernel != "upstream":
         for line in check.compare_baseline(rows, name):
             print(f"note {name}: upstream passes, we do not: {line}")
-    print(f"probetest: {name} {args.kernel}: {res.verdict(exp.allowed_console())}"
-          f"; log {rundir}/console.log", flush=True)
+    verdict = res.verdict(exp.allowed_console())
+    print(f"probetest: {name} {args.kernel}: {verdict}; "
+          f"log {rundir}/console.log", flush=True)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -300,7 +301,8 @@ def cmd_series_check(args: argparse.Namespace) -> int:
         runs.append(_series_boot)
     if args.script:
         if not os.path.isfile(args.script):
-            raise SystemExit(f"probetest: SCRIPT '{args.script}' is not a file")
+            raise SystemExit(f"probetest: SCRIPT '{args.script}' is not "
+                             "a file")
         runs.append(_series_exec)
     boot: Optional[Callable[[kbuild.Build, str, str], int]] = None
     if runs:

@@ -147,7 +147,8 @@ def main() -> int:
     bad += len(bad_warnings)
     n = len(bad_warnings)
     print(f"docs: {time.monotonic() - t0:.0f} s; {n} "
-          f"warning{'' if n == 1 else 's'} (the series changes {', '.join(pages)}); "
+          f"warning{'' if n == 1 else 's'} "
+          f"(the series changes {', '.join(pages)}); "
           f"{len(linked)} links out of Documentation/trace, defined "
           f"elsewhere in Documentation; html in "
           f"{root}/ours/Documentation/output", flush=True)

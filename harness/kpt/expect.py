@@ -8,10 +8,11 @@ File harness/expect/<arch>.txt, one entry a line, '#' comments:
 <case> is a path under the ftrace selftest dir, '(instance)' appended for
 the instance run (no blank: 'test.d/x.tc(instance)').  <kernels> is
 'all' or a comma-separated list of 'ours', 'upstream', 'fixes' (6.12
-plus part 1 of the series) and 'rewrite' (parts 1 and 2): an entry about a 6.12 bug that part 1 fixes
-names 'upstream' alone, one about what 6.12 and its fixes lack (our
-extensions, deliberate differences) names 'upstream,fixes'.  A reason is required: an entry without one
-is an error, so nothing is skipped silently.  A console entry lets a
+plus part 1 of the series) and 'rewrite' (parts 1 and 2): an entry
+about a 6.12 bug that part 1 fixes names 'upstream' alone, one about
+what 6.12 and its fixes lack (our extensions, deliberate differences)
+names 'upstream,fixes'.  A reason is required: an entry without one is
+an error, so nothing is skipped silently.  A console entry lets a
 kernel line matching <regex> appear while <case-glob> runs ('(boot)' for
 lines before any case).
 """
@@ -44,8 +45,8 @@ KERNELS = tree.KERNELS
 def _applies(kernels: str, kernel: str, where: str) -> bool:
     names = kernels.split(",")
     if kernels != "all" and not all(n in KERNELS for n in names):
-        raise SystemExit(f"probetest: {where}: kernels must be all or a list of "
-                         f"{', '.join(KERNELS)}, not '{kernels}'")
+        raise SystemExit(f"probetest: {where}: kernels must be all or a "
+                         f"list of {', '.join(KERNELS)}, not '{kernels}'")
     return kernels == "all" or kernel in names
 
 

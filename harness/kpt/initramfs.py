@@ -43,7 +43,8 @@ def busybox(arch: Arch) -> str:
         fetch_foreign_deb(arch.deb_arch, "busybox-static", d, arch.deb_suite)
     bb = next((p for p in where if os.path.exists(p)), None)
     if not bb:
-        raise SystemExit(f"probetest: no busybox in busybox-static:{arch.deb_arch}")
+        raise SystemExit("probetest: no busybox in "
+                         f"busybox-static:{arch.deb_arch}")
     return bb
 
 

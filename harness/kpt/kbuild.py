@@ -211,7 +211,8 @@ class Build:
 
     @property
     def release(self) -> str:
-        with open(os.path.join(self.dir, "include/config/kernel.release")) as f:
+        release = os.path.join(self.dir, "include/config/kernel.release")
+        with open(release) as f:
             return f.read().strip()
 
     @property

@@ -9,9 +9,10 @@
 
 All git work happens in KPT_ROOT/series/repo, whose base commit is the
 pristine tree committed by the series' author (author()) at a fixed
-date, so its id only depends on the tarball and the author.  The series' commits
-are built in a private index (git apply --cached), never in a work tree,
-with fixed dates, so the patches are byte-identical from run to run.
+date, so its id only depends on the tarball and the author.  The series'
+commits are built in a private index (git apply --cached), never in a
+work tree, with fixed dates, so the patches are byte-identical from run
+to run.
 """
 
 from __future__ import annotations

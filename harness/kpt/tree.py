@@ -269,8 +269,8 @@ class Replay:
             staged = os.path.join(self.stage, rel)
             if not os.path.exists(staged) or not filecmp.cmp(
                     staged, os.path.join(paths.REPO, rel), shallow=False):
-                raise SystemExit(f"probetest: the series does not end with the "
-                                 f"repo's {rel}: a patch that changes it "
+                raise SystemExit("probetest: the series does not end with "
+                                 f"the repo's {rel}: a patch that changes it "
                                  "no longer matches it")
 
 
