@@ -28,6 +28,9 @@ RUNNER = ("git", "ca-certificates")
 MOUNTS = ((["-t", "proc"], "proc", "proc"), (["-t", "sysfs"], "sys", "sys"),
           (["--rbind"], "/dev", "dev"))
 # the commands make echoes, one per phase of make check
+# what .ci/run and the Makefile install before the first phase
+START = ".ci/run: make, make deps"
+_INSTALLED = re.compile(r"\] installed \d+ packages in (\d+) s$")
 _PHASE = re.compile(r"^(?:\w+=\S+ )*(harness/probetest \S+( \S+)?|"
                     r"python3 -m unittest|pyflakes3|cd harness && mypy)")
 
@@ -77,11 +80,14 @@ def _make_root(root: str, suite: str) -> None:
         stdout=subprocess.DEVNULL)
 
 
-def _timed(cmd: list[str], out: IO[str]) -> tuple[int, list[tuple[int, str]]]:
+def _timed(cmd: list[str], out: IO[str]
+           ) -> tuple[int, list[tuple[int, str]], int]:
     """Run @cmd, each line of its output stamped with the seconds since
-    its start, to @out and stdout; (exit status, phases)."""
+    its start, to @out and stdout; (exit status, phases, seconds of
+    apt-get the harness logged)."""
     t0 = time.monotonic()
-    phases: list[tuple[int, str]] = []
+    phases: list[tuple[int, str]] = [(0, START)]
+    apt = 0
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
                             errors="replace")
@@ -94,9 +100,12 @@ def _timed(cmd: list[str], out: IO[str]) -> tuple[int, list[tuple[int, str]]]:
         m = _PHASE.match(line)
         if m:
             phases.append((secs, m.group(1)))
+        m = _INSTALLED.search(line.rstrip())
+        if m:
+            apt += int(m.group(1))
     rc = proc.wait()
     phases.append((int(time.monotonic() - t0), "end"))
-    return rc, phases
+    return rc, phases, apt
 
 
 def phase_table(phases: list[tuple[int, str]]) -> list[str]:
@@ -126,16 +135,18 @@ def main(args: argparse.Namespace) -> int:
              os.path.join(root, "work", "main")])
         with open(logpath, "w") as out:
             out.write(f"# cold-run of {head}")
-            rc, phases = _timed(_chroot(root, "sh", "-c",
-                                        "cd /work/main && .ci/run"), out)
-            table = phase_table(phases)
-            out.write("\n# phases: start, length, command\n" +
-                      "\n".join(table) + "\n")
+            rc, phases, apt = _timed(_chroot(root, "sh", "-c",
+                                             "cd /work/main && .ci/run"),
+                                     out)
+            summary = ["cold-run phases (start, length, command):",
+                       *phase_table(phases),
+                       f"cold-run: .ci/run exit {rc}, {phases[-1][0]} s "
+                       f"({apt} s of it the harness's apt-get) after "
+                       f"{setup:.0f} s of debootstrap and git"]
+            out.write("\n".join(summary) + "\n")
     finally:
         _umount_all(root)
-    print("\n".join(["cold-run phases (start, length, command):", *table]))
-    print(f"cold-run: .ci/run exit {rc}, {phases[-1][0]} s after "
-          f"{setup:.0f} s of debootstrap and git; log {logpath}", flush=True)
+    print("\n".join(summary) + f"; log {logpath}", flush=True)
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
     return rc

@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import time
 from typing import Iterable, Sequence, Tuple
 
 from . import paths
@@ -63,11 +64,13 @@ def install(packages: Sequence[str], what: str = "packages") -> None:
         raise SystemExit("probetest: need root or sudo to install: " +
                          " ".join(need))
     log(f"installing {what}: " + " ".join(need))
+    t0 = time.monotonic()
     # through env(1): sudo resets the environment
     apt = [*sudo, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
     run([*apt, "update", "-qq"])
     run([*apt, "install", "-y", "-qq", "--no-install-recommends", *need],
         stdout=subprocess.DEVNULL)
+    log(f"installed {len(need)} packages in {time.monotonic() - t0:.0f} s")
 
 
 def ensure(arch: Arch) -> None:

@@ -20,6 +20,10 @@ LINES = [
 
 
 class Phases(unittest.TestCase):
+    def test_installed(self):
+        m = coldrun._INSTALLED.search(
+            "[probetest    12.0s] installed 4 packages in 12 s")
+        self.assertEqual(m.group(1), "12")
     def test_commands_start_phases(self):
         got = [(secs, m.group(1)) for secs, line in LINES
                for m in [coldrun._PHASE.match(line)] if m]
