@@ -21,16 +21,16 @@ from typing import IO
 from . import deps, paths
 from .util import log, run
 
-MIRROR = "http://deb.debian.org/debian"
 # what a CI runner has before it runs .ci/run: git to clone with
 RUNNER = ("git", "ca-certificates")
 # what the guests and builds need of the host inside the chroot
 MOUNTS = ((["-t", "proc"], "proc", "proc"), (["-t", "sysfs"], "sys", "sys"),
           (["--rbind"], "/dev", "dev"))
-# the commands make echoes, one per phase of make check
+# where the clone goes inside the chroot
+CLONE = "/ci/repo"
 # what .ci/run and the Makefile install before the first phase
 START = ".ci/run: make, make deps"
-_INSTALLED = re.compile(r"\] installed \d+ packages in (\d+) s$")
+# the commands make echoes, one per phase of make check
 _PHASE = re.compile(r"^(?:\w+=\S+ )*(harness/probetest \S+( \S+)?|"
                     r"python3 -m unittest|pyflakes3|cd harness && mypy)")
 
@@ -60,7 +60,7 @@ def _make_root(root: str, suite: str) -> None:
     """A fresh minbase chroot with the host's apt sources and git."""
     _umount_all(root)
     shutil.rmtree(root, ignore_errors=True)
-    run(["debootstrap", "--variant=minbase", suite, root, MIRROR],
+    run(["debootstrap", "--variant=minbase", suite, root, deps.MIRROR],
         stdout=subprocess.DEVNULL)
     sources = "/etc/apt/sources.list.d"
     for name in os.listdir(sources):
@@ -100,7 +100,7 @@ def _timed(cmd: list[str], out: IO[str]
         m = _PHASE.match(line)
         if m:
             phases.append((secs, m.group(1)))
-        m = _INSTALLED.search(line.rstrip())
+        m = deps.INSTALLED.search(line.rstrip())
         if m:
             apt += int(m.group(1))
     rc = proc.wait()
@@ -121,23 +121,16 @@ def main(args: argparse.Namespace) -> int:
     head = subprocess.run(["git", "-C", paths.REPO, "log", "--oneline",
                            "-1"], capture_output=True, text=True).stdout
     root = os.path.join(paths.root(), "coldroot")
-    rundir = os.path.join(paths.runs(),
-                          time.strftime("%Y%m%d-%H%M%S") + "-cold-run")
-    os.makedirs(rundir)
-    logpath = os.path.join(rundir, "cold-run.log")
+    logpath = os.path.join(paths.new_run("cold-run"), "cold-run.log")
     log(f"cold-run: {args.suite} chroot in {root}, HEAD {head.strip()}")
     t0 = time.monotonic()
     try:
         _make_root(root, args.suite)
         setup = time.monotonic() - t0
-        os.makedirs(os.path.join(root, "work"))
-        run(["git", "clone", "-q", paths.REPO,
-             os.path.join(root, "work", "main")])
+        run(["git", "clone", "-q", paths.REPO, root + CLONE])
         with open(logpath, "w") as out:
             out.write(f"# cold-run of {head}")
-            rc, phases, apt = _timed(_chroot(root, "sh", "-c",
-                                             "cd /work/main && .ci/run"),
-                                     out)
+            rc, phases, apt = _timed(_chroot(root, f"{CLONE}/.ci/run"), out)
             summary = ["cold-run phases (start, length, command):",
                        *phase_table(phases),
                        f"cold-run: .ci/run exit {rc}, {phases[-1][0]} s "

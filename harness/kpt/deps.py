@@ -1,6 +1,7 @@
 """Install the Debian packages the harness needs, if any are missing."""
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -14,6 +15,10 @@ COMMON = ("make", "gcc", "libc6-dev", "flex", "bison", "bc", "libelf-dev",
           "libssl-dev", "cpio", "gzip", "xz-utils", "kmod", "patch", "file",
           "dwarves", "ccache", "busybox-static", "linux-source-6.12",
           "python3", "perl", "pyflakes3", "mypy")
+
+MIRROR = "http://deb.debian.org/debian"
+# install()'s last log line (installed()), which cold-run sums
+INSTALLED = re.compile(r"\] installed \d+ packages in (\d+) s$")
 
 _checked: set[str] = set()
 
@@ -70,14 +75,19 @@ def install(packages: Sequence[str], what: str = "packages") -> None:
     run([*apt, "update", "-qq"])
     run([*apt, "install", "-y", "-qq", "--no-install-recommends", *need],
         stdout=subprocess.DEVNULL)
-    log(f"installed {len(need)} packages in {time.monotonic() - t0:.0f} s")
+    log(installed(len(need), time.monotonic() - t0))
+
+
+def installed(count: int, seconds: float) -> str:
+    """What install() logs when it is done (INSTALLED finds it)."""
+    return f"installed {count} packages in {seconds:.0f} s"
 
 
 def ensure(arch: Arch) -> None:
     """Install whatever this arch's build and boot still lack."""
     if arch.name in _checked:
         return
-    install(COMMON + arch.packages)
+    install(packages([arch], ()))
     _checked.add(arch.name)
 
 
@@ -100,7 +110,7 @@ def foreign_apt(deb_arch: str, suite: str = "") -> Tuple[list[str], str]:
     if suite:
         sources = os.path.join(state, "sources.list")
         with open(sources, "w") as f:
-            f.write(f"deb http://deb.debian.org/debian {suite} main\n")
+            f.write(f"deb {MIRROR} {suite} main\n")
         opts += ["-o", f"Dir::Etc::SourceList={sources}",
                  "-o", "Dir::Etc::SourceParts=/nonexistent"]
     run(["apt-get", *opts, "update"], stdout=subprocess.DEVNULL)

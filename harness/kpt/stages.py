@@ -9,7 +9,6 @@ reliability lane all go through these, in process.
 import argparse
 import os
 import shutil
-import time
 from typing import Optional, Sequence, Tuple
 
 from . import arch as archmod
@@ -18,15 +17,7 @@ from . import check, console, deps, initramfs, kbuild, paths, qemu
 
 def rundir(kernel: str, archname: str, label: str) -> str:
     """A new directory under KPT_ROOT/runs for one boot."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-{label}")
-    n = 1
-    while os.path.exists(d):
-        n += 1
-        d = os.path.join(paths.runs(), f"{stamp}-{kernel}-{archname}-"
-                         f"{label}.{n}")
-    os.makedirs(d)
-    return d
+    return paths.new_run(f"{kernel}-{archname}-{label}")
 
 
 def env(b: kbuild.Build) -> dict[str, str]:
