@@ -21,7 +21,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Iterable, Mapping, Optional
 
-from . import deps, paths, stages
+from . import paths, stages
 from .util import log, run
 
 if TYPE_CHECKING:
@@ -87,7 +87,6 @@ class Params:
 
 def compile_prog(arch: Arch, outdir: str) -> str:
     """harness/bench/kbench.c, static, for the guest's architecture."""
-    deps.ensure(arch)     # its cross compiler and libc
     out = os.path.join(outdir, "kbench")
     run([f"{arch.cross}gcc", "-O2", "-Wall", "-static", "-o", out,
          os.path.join(BENCH, "kbench.c")])

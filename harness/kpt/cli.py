@@ -333,11 +333,8 @@ def cmd_deps(args: argparse.Namespace) -> int:
     need = deps.packages(arches, args.group)
     if args.list:
         print(" ".join(need))
-        return 0
-    for a in arches:
-        deps.ensure(a)
-    for group in args.group:
-        deps.install(deps.GROUPS[group], group)
+    else:
+        deps.install(need)
     return 0
 
 
@@ -415,13 +412,21 @@ def _options() -> tuple[argparse.ArgumentParser, ...]:
     tests.add_argument("--tests", default=os.environ.get("TESTS", ""),
                        help="ftracetest cases or directories")
     tests.add_argument("--save-baseline", action="store_true")
-    return target, flavour, boot, script, tests
+    listing = argparse.ArgumentParser(add_help=False)
+    listing.add_argument("--list", action="store_true",
+                         help="print the packages, installed or not")
+    chroot = argparse.ArgumentParser(add_help=False)
+    chroot.add_argument("--suite", default="bookworm",
+                        help="the Debian suite of the chroot")
+    chroot.add_argument("--keep", action="store_true",
+                        help="keep the chroot (KPT_ROOT/coldroot)")
+    return target, flavour, boot, script, tests, listing, chroot
 
 
 # name: (help, option groups by _options() index, positional args)
 COMMANDS = {
     "deps": ("install what the harness needs (and GROUPs: "
-             "docs, fuzz, clients)", (0,), ("group", "*")),
+             "docs, fuzz, clients)", (0, 5), ("group", "*")),
     "build": ("build the kernel", (0, 1), None),
     "run": ("boot to a root shell", (0, 1, 2), None),
     "demo": ("the kprobetrace walkthrough in a guest", (0, 1, 2), None),
@@ -444,7 +449,7 @@ COMMANDS = {
     "series-check": ("build (and boot) every patch of the series",
                      (0, 2, 3), None),
     "docs": ("build the trace documentation", (), None),
-    "cold-run": (".ci/run in a fresh Debian chroot, timed (root)", (),
+    "cold-run": (".ci/run in a fresh Debian chroot, timed (root)", (6,),
                  None),
     # these two take their own options, passed on whole (main())
     "diff": ("the differential test against 6.12 (diff --help)", (),
@@ -460,8 +465,7 @@ COMMANDS = {
 _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
                  kcsan=False, timeout=0, append="", script=None,
                  icount=False, tests="", save_baseline=False, group=[],
-                 log=None, targets=[], args=[], mode=None,
-                 list=False, suite="bookworm", keep=False)
+                 log=None, targets=[], args=[], mode=None)
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -477,14 +481,6 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             # nargs=None is argparse's default; mypy 1.0's typeshed
             # does not take it
             c.add_argument(pos[0], nargs=pos[1])  # type: ignore[arg-type]
-        if name == "deps":
-            c.add_argument("--list", action="store_true",
-                           help="print the packages, installed or not")
-        if name == "cold-run":
-            c.add_argument("--suite", default="bookworm",
-                           help="the Debian suite of the chroot")
-            c.add_argument("--keep", action="store_true",
-                           help="keep the chroot (KPT_ROOT/coldroot)")
     args = p.parse_args(argv)
     for k, v in _DEFAULTS.items():
         if not hasattr(args, k):

@@ -140,12 +140,12 @@ def main() -> int:
     found = warnings(build(src, os.path.join(root, "ours")), src)
     linked = outside_links(found, src)
     bad_warnings = sorted(found - linked)
+    n = len(bad_warnings)
     pages = sorted(os.path.basename(f) for f in tree.series_files()
                    if f.startswith("Documentation/trace/"))
     for path, msg in bad_warnings:
         print(f"docs: {path}: {msg}")
-    bad += len(bad_warnings)
-    n = len(bad_warnings)
+    bad += n
     print(f"docs: {time.monotonic() - t0:.0f} s; {n} "
           f"warning{'' if n == 1 else 's'} "
           f"(the series changes {', '.join(pages)}); "
