@@ -228,7 +228,7 @@ def cmd_check_debug(args: argparse.Namespace) -> int:
 
 
 def cmd_series(args: argparse.Namespace) -> int:
-    repo, _ = series.generate()
+    repo, _ = series.generate(sending=True)
     series.print_sizes(series.patch_sizes(repo))
     return 0
 

@@ -23,6 +23,11 @@ Signed-off-by), a line "---", then directives:
                         a repo path; before this step it is at OLD
     subst: FROM TO      (with rename) every FROM in our files becomes TO;
                         before this step our files say FROM
+    route: ROUTE        (fixes) where the fix is sent: "mainline" (the
+                        default: the maintainers, then stable through its
+                        Cc: stable tag) or "6.12.y" (mainline no longer
+                        has the code: to the stable list, as
+                        [PATCH 6.12.y], with the maintainers in Cc)
 
 An empty message takes the subject and body of the single "apply:" patch.
 The plan is the one place that orders the upstream-file patches and lists
@@ -67,6 +72,7 @@ class Step:
         self.tests: list[str] = []
         self.renames: list[tuple[str, str]] = []   # (old path, new path)
         self.substs: list[tuple[str, str]] = []    # (from, to)
+        self.route = "mainline"
 
     @property
     def subject(self) -> str:
@@ -129,6 +135,11 @@ def _parse(path: str, num: int, slug: str, overlay: Collection[str],
             step.deletes += words
         elif key == "test":
             step.tests += words
+        elif key == "route":
+            if words not in (["mainline"], ["6.12.y"]):
+                raise SystemExit(f"plan: {where}: 'route:' is mainline or "
+                                 "6.12.y")
+            step.route = words[0]
         elif key in ("rename", "subst"):
             if len(words) != 2:
                 raise SystemExit(f"plan: {where}: '{key}:' takes two words")

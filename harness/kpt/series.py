@@ -26,7 +26,7 @@ import tempfile
 import textwrap
 from typing import Callable, Collection, Optional, cast
 
-from . import kbuild, paths, plan, tree
+from . import kbuild, paths, plan, sendable, tree
 from .util import log, run
 
 BASE_DATE = "1700000000 +0000"
@@ -51,6 +51,25 @@ def author() -> tuple[str, str]:
         raise SystemExit("series: no author: set SERIES_AUTHOR=\"Name "
                          "<mail>\" or git config user.name/user.email")
     return m.group(1), m.group(2)
+
+
+# A signer no mail can reach: the sign-off is a person's DCO, so a series
+# to send is never signed by a generated or placeholder identity.
+_PLACEHOLDER_MAIL = re.compile(r"example|noreply|no-reply|localhost|"
+                               r"\.invalid$|\.local$", re.I)
+
+
+def check_signer() -> None:
+    """Refuse to write a series to send whose signer is a placeholder,
+    unless SERIES_AUTHOR names the signer on purpose."""
+    name, mail = author()
+    if _PLACEHOLDER_MAIL.search(mail) and \
+            not os.environ.get("SERIES_AUTHOR", "").strip():
+        raise SystemExit(
+            f"series: the signer would be {name} <{mail}>, an address no "
+            "mail reaches; a Signed-off-by is a real person's DCO. Set "
+            "SERIES_AUTHOR=\"Name <mail>\" or git config "
+            "user.name/user.email")
 
 
 def _repo_git(*args: str) -> str:
@@ -139,33 +158,40 @@ def base_repo() -> str:
     return repo
 
 
-def _entry(base_text: str, final_text: str
-           ) -> tuple[list[str], list[str], list[str]]:
-    """Split MAINTAINERS into (before, entry lines, after) by the patch."""
+def maintainers_added(base_text: str, final_text: str
+                      ) -> list[tuple[int, str]]:
+    """[(index in @final_text's lines, line)] that MAINTAINERS.patch adds.
+    The patch may only add lines (so a hunk that drops or rewrites a line
+    of upstream's file is refused), and only F: or X: lines to entries
+    that exist: an entry of our own would name maintainers who never
+    asked for it."""
     a, b = base_text.splitlines(True), final_text.splitlines(True)
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    n = len(b) - len(a)
-    if n <= 0 or a[i:] != b[i + n:]:
-        raise SystemExit("series: MAINTAINERS.patch must only add one block")
-    return a[:i], b[i:i + n], a[i:]
+    added, i = [], 0
+    for j, line in enumerate(b):
+        if i < len(a) and a[i] == line:
+            i += 1
+        else:
+            added.append((j, line))
+    if i != len(a):
+        raise SystemExit("series: MAINTAINERS.patch must only add lines")
+    for j, line in added:
+        prev = b[j - 1] if j else ""
+        if not line.startswith(("F:\t", "X:\t")) or \
+                not re.match(r"^[A-Z]:\t", prev):
+            raise SystemExit("series: MAINTAINERS.patch may only add F: "
+                             "and X: lines to existing entries, not "
+                             f"{line.strip()!r}")
+    return added
 
 
 def _maintainers(base_text: str, final_text: str,
                  touched: Collection[str]) -> str:
-    """MAINTAINERS with the entry's F: lines that match @touched paths."""
-    before, entry, after = _entry(base_text, final_text)
-    keep = []
-    for line in entry:
-        if line.startswith("F:\t"):
-            pat = line[3:].strip()
-            if not any(_covers(pat, p) for p in touched):
-                continue
-        keep.append(line)
-    if not any(line.startswith("F:\t") for line in keep):
-        return base_text
-    return "".join(before + keep + after)
+    """MAINTAINERS with the added F: lines that match @touched paths."""
+    drop = {j for j, line in maintainers_added(base_text, final_text)
+            if line.startswith("F:\t") and
+            not any(_covers(line[3:].strip(), p) for p in touched)}
+    return "".join(line for j, line in
+                   enumerate(final_text.splitlines(True)) if j not in drop)
 
 
 def _covers(pattern: str, path: str) -> bool:
@@ -206,7 +232,26 @@ def _message(step: plan.Step) -> str:
         raise SystemExit(f"series: {step.slug}: a Signed-off-by of its own; "
                          "the series adds the author's")
     name, mail = author()
-    return f"{step.message.rstrip()}\n\nSigned-off-by: {name} <{mail}>\n"
+    msg = step.message.rstrip()
+    last = msg.rsplit("\n\n", 1)[-1].splitlines()
+    trailers = "\n\n" in msg and all(
+        re.match(r"^[A-Z][A-Za-z-]+: \S", line) for line in last)
+    # the sign-off joins the tags (Fixes:, Link:, Cc:) as the last one
+    sep = "\n" if trailers else "\n\n"
+    return f"{msg}{sep}Signed-off-by: {name} <{mail}>\n"
+
+
+def step_date(step: plan.Step) -> str:
+    """The date of the repo commit that last changed what @step is made
+    of (its plan file, the patches it applies, the files it adds), as
+    git's raw date; the fixed SERIES_DATE outside a git history."""
+    plan_file = next((os.path.join(pdir, n) for p, _, pdir in plan.parts()
+                      if p == step.part for n in os.listdir(pdir)
+                      if re.match(rf"^\d\d-{re.escape(step.slug)}\.txt$",
+                                  n)), None)
+    paths_ = [f for f in [plan_file, *step.applies, *step.files] if f]
+    stamp = _repo_git("log", "-1", "--format=%ct", "--", *paths_)
+    return f"{stamp or SERIES_DATE + 60 * step.num} +0000"
 
 
 def build_commits(repo: str, steps: list[plan.Step]) -> list[str]:
@@ -223,7 +268,7 @@ def build_commits(repo: str, steps: list[plan.Step]) -> list[str]:
     with tempfile.TemporaryDirectory(dir=paths.root()) as stage:
         rp = tree.Replay(tree.pristine(), stage, steps)
         for i, step in enumerate(steps):
-            env = _env(f"{SERIES_DATE + 60 * step.num} +0000", idx)
+            env = _env(step_date(step), idx)
             git(repo, "read-tree", parent, env=env)
             changed = rp.step(i)
             for rel in sorted(changed):
@@ -320,10 +365,21 @@ def deliberate_text(path: str = DESIGN) -> str:
     return "\n".join(out[1:])
 
 
-def _cover(path: str, cover: str) -> None:
+def base_text(part: int) -> str:
+    """What a part applies to and what it was tested on."""
+    on = BASE_NAME if part == 1 else \
+        f"{BASE_NAME} with part{'s 1-' if part > 2 else ' '}{part - 1} " \
+        "of this series"
+    return (f"This applies to {on}.  It was built and tested on "
+            f"{TESTED_ON}.")
+
+
+def _cover(path: str, cover: str, part: int) -> None:
     with open(cover) as f:
         subject, blurb = f.read().split("\n", 1)
     blurb = blurb.replace(DELIBERATE_MARK, deliberate_text())
+    blurb = blurb.rstrip() + "\n\n" + "\n".join(
+        textwrap.wrap(base_text(part), 72, break_on_hyphens=False))
     with open(path) as f:
         text = f.read()
     text = text.replace("*** SUBJECT HERE ***", subject.strip())
@@ -332,9 +388,28 @@ def _cover(path: str, cover: str) -> None:
         f.write(text)
 
 
-def generate() -> tuple[str, int]:
-    """make series: plan -> commits -> series/P-part/*.patch; return
-    (repo, number of patches)."""
+# Where `make series` writes the series to send, and where the checks
+# (series-verify, series-check) write theirs: a check may run under any
+# identity, a series to send only under a real one (check_signer()).
+CHECK_OUT = "series-check-out"
+BASE_NAME = "v6.12.117"
+TESTED_ON = ("Debian's linux-source-6.12 6.12.117-1~deb12u1 (v6.12.117 "
+             "with Debian's patches)")
+STABLE_LIST = "stable@vger.kernel.org"
+
+
+def out_dir(sending: bool) -> str:
+    """series/ for `make series`, a scratch directory for the checks."""
+    return OUT if sending else os.path.join(paths.root(), "series",
+                                            CHECK_OUT)
+
+
+def generate(sending: bool = False) -> tuple[str, int]:
+    """The plan as commits, then P-part/*.patch with a cover letter per
+    part and each patch's recipients; return (repo, patches).
+    @sending: `make series`, whose signer must be a real person."""
+    if sending:
+        check_signer()
     overlay = tree.overlay_files()
     steps = plan.load(overlay)
     plan.validate(steps, overlay, plan.root_patches())
@@ -346,29 +421,107 @@ def generate() -> tuple[str, int]:
         done = [s for s in steps if s.part <= part]
         if done and len(done) < len(steps):
             compare_with_tree(repo, done, _part_ref(part), src())
-    shutil.rmtree(OUT, ignore_errors=True)
+    out_root = out_dir(sending)
+    shutil.rmtree(out_root, ignore_errors=True)
     env = _env(f"{SERIES_DATE} +0000")
-    start = "base"
+    start, n = "base", 0
     for part, name, pdir in plan.parts():
-        out = os.path.join(OUT, f"{part}-{name}")
+        out = os.path.join(out_root, f"{part}-{name}")
         os.makedirs(out)
         tip = _part_ref(part)
         git(repo, "format-patch", "-q", "-M", "--cover-letter",
-            "--no-signature", "--base=base", "--zero-commit", "-o", out,
+            "--no-signature", "--zero-commit", "-o", out,
             f"{start}..{tip}", env=env)
+        cids = git(repo, "rev-list", "--reverse", f"{start}..{tip}").split()
+        part_steps = steps[n:n + len(cids)]
+        n += len(cids)
         _cover(os.path.join(out, "0000-cover-letter.patch"),
-               os.path.join(pdir, "cover.txt"))
+               os.path.join(pdir, "cover.txt"), part)
+        _address(repo, out, cids, part_steps)
         start = tip
-    log(f"series: {len(ids)} patches in {len(plan.parts())} parts in {OUT} "
-        f"(base {git(repo, 'rev-parse', 'base')[:12]})")
+    log(f"series: {len(ids)} patches in {len(plan.parts())} parts in "
+        f"{out_root} (on {BASE_NAME})")
     return repo, len(ids)
 
 
-def patches(part_dir: Optional[str] = None) -> list[str]:
-    """The numbered patches of series/ (of one part's directory, or of
-    every part in order), without the cover letters."""
+_TO_ROLES = ("maintainer", "supporter", "odd fixer", "chief penguin")
+
+
+def recipients(repo: str, cid: str, patch: str
+               ) -> tuple[list[str], list[str]]:
+    """(To, Cc) of one patch by scripts/get_maintainer.pl, with the
+    MAINTAINERS of its own commit: maintainers in To, reviewers and lists
+    in Cc."""
+    with tempfile.NamedTemporaryFile("w", suffix="-MAINTAINERS") as m:
+        m.write(git_raw(repo, "show", f"{cid}:MAINTAINERS"))
+        m.flush()
+        r = subprocess.run(
+            ["perl", "scripts/get_maintainer.pl", "--mpath", m.name,
+             "--no-git", "--no-git-fallback", "--rolestats", "--no-fixes",
+             "--multiline", patch],
+            cwd=tree.pristine(), capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"series: get_maintainer.pl {patch}: {r.stderr}")
+    return split_recipients(r.stdout)
+
+
+def split_recipients(text: str) -> tuple[list[str], list[str]]:
+    """get_maintainer.pl --rolestats lines -> (To, Cc)."""
+    to: list[str] = []
+    cc: list[str] = []
+    for line in text.splitlines():
+        m = re.match(r"^(.*?)\s*\((.*)\)\s*$", line.strip())
+        if not m:
+            continue
+        who, role = m.groups()
+        (to if role.startswith(_TO_ROLES) else cc).append(who)
+    return to, [c for c in cc if c not in to]
+
+
+def _fold(key: str, people: list[str]) -> str:
+    return f"{key}: " + ",\n    ".join(people) + "\n" if people else ""
+
+
+def _address(repo: str, out: str, cids: list[str],
+             steps: list[plan.Step]) -> None:
+    """Write To:/Cc: into each patch of @out and their union into its
+    cover letter; a fix routed to 6.12.y goes to the stable list as
+    [PATCH 6.12.y], the maintainers in Cc."""
+    all_to: list[str] = []
+    all_cc: list[str] = []
+    for path, cid, step in zip(patches(out), cids, steps):
+        to, cc = recipients(repo, cid, path)
+        if step.route == "6.12.y":
+            to, cc = [STABLE_LIST], to + cc
+        _set_headers(path, to, cc, step.route == "6.12.y")
+        all_to += [p for p in to if p not in all_to]
+        all_cc += [p for p in cc if p not in all_cc]
+    _set_headers(os.path.join(out, "0000-cover-letter.patch"), all_to,
+                 [p for p in all_cc if p not in all_to], False)
+
+
+def _set_headers(path: str, to: list[str], cc: list[str],
+                 stable_only: bool) -> None:
+    """@path's mail header with these To: and Cc: lines."""
+    with open(path) as f:
+        head, sep, body = f.read().partition("\n\n")
+    head = re.sub(r"^(?:To|Cc): .*\n(?:[ \t].*\n)*", "", head + "\n",
+                  flags=re.M)
+    if stable_only:
+        head = re.sub(r"^Subject: \[PATCH ", "Subject: [PATCH 6.12.y ",
+                      head, count=1, flags=re.M)
+    head = head + _fold("To", to) + _fold("Cc", cc)
+    with open(path, "w") as f:
+        f.write(head.rstrip("\n") + sep + body)
+
+
+def patches(part_dir: Optional[str] = None,
+            out_root: Optional[str] = None) -> list[str]:
+    """The numbered patches of one part's directory, or of every part
+    of @out_root (default series/) in order, without cover letters."""
+    root = out_root or OUT
     dirs = [part_dir] if part_dir else [
-        os.path.join(OUT, f"{p}-{n}") for p, n, _ in plan.parts()]
+        os.path.join(root, f"{p}-{n}") for p, n, _ in plan.parts()]
     return [os.path.join(d, n) for d in dirs for n in sorted(os.listdir(d))
             if re.match(r"^\d{4}-.*\.patch$", n) and
             not n.startswith("0000-")]
@@ -377,6 +530,7 @@ def patches(part_dir: Optional[str] = None) -> list[str]:
 def verify() -> int:
     """make series-verify: git am on a fresh unpack, then checkpatch."""
     repo, n = generate()
+    out_root = out_dir(False)
     am = os.path.join(paths.root(), "series", "am")
     log(f"series: unpacking {tree.KTAR} afresh into {am}")
     unpack(am)
@@ -388,7 +542,7 @@ def verify() -> int:
     git(am, "update-ref", "HEAD", cid)
     git(am, "reset", "-q")
     for part, name, _ in plan.parts():
-        d = os.path.join(OUT, f"{part}-{name}")
+        d = os.path.join(out_root, f"{part}-{name}")
         r = subprocess.run(["git", "-C", am, "am", "-q",
                             "--whitespace=error", *patches(d)],
                            env=_env(f"{SERIES_DATE} +0000"),
@@ -404,8 +558,32 @@ def verify() -> int:
             raise SystemExit("series: git am left changes behind")
         log(f"series: parts 1..{part} ({len(patches(d))} patches in part "
             f"{part}) apply with git am to a fresh unpack")
-    bad = checkpatch(tree.pristine())
+    bad = checkpatch(tree.pristine(), out_root)
     shutil.rmtree(am, ignore_errors=True)
+    return bad + check_sendable(repo)
+
+
+def check_sendable(repo: str) -> int:
+    """sendable.py's rules on every commit and cover letter; failures."""
+    bad = 0
+    ids = git(repo, "rev-list", "--reverse", f"base..{BRANCH}").split()
+    for key, cid in zip((k for k, *_ in patch_sizes(repo)), ids):
+        found = sendable.commit_problems(
+            git_raw(repo, "log", "-1", "--format=%B", cid),
+            git_raw(repo, "show", "--format=", "--unified=0", cid))
+        bad += bool(found)
+        print(f"{'FAIL' if found else 'PASS'}  sendable {key}", flush=True)
+        for line in found[:20]:
+            print(f"      {line}")
+    for part, name, pdir in plan.parts():
+        with open(os.path.join(pdir, "cover.txt")) as f:
+            found = [f"the cover letter names the test harness: {m[0]!r}"
+                     for m in sendable.HARNESS.finditer(f.read())]
+        bad += bool(found)
+        print(f"{'FAIL' if found else 'PASS'}  sendable {part}/cover",
+              flush=True)
+        for line in found[:20]:
+            print(f"      {line}")
     return bad
 
 
@@ -468,7 +646,7 @@ def _maintained(patch: str, patterns: Collection[str]) -> bool:
             for pat in patterns) for p in moved)
 
 
-def checkpatch(src: str) -> int:
+def checkpatch(src: str, out_root: str) -> int:
     """checkpatch.pl --strict on each patch, from @src; failures.  A
     finding checkpatch-exempt.txt lists for that patch is printed, not
     counted, and so is the question whether MAINTAINERS needs updating
@@ -479,11 +657,11 @@ def checkpatch(src: str) -> int:
     with open(os.path.join(src, "MAINTAINERS")) as f:
         patterns = _f_patterns(_patched(f.read(), os.path.join(
             paths.REPO, plan.MAINTAINERS_PATCH)))
-    for p in patches():
+    for p in patches(out_root=out_root):
         r = subprocess.run(["perl", "scripts/checkpatch.pl", "--strict",
                             "--terse", "--no-summary", "--show-types", p],
                            cwd=src, capture_output=True, text=True)
-        name = os.path.relpath(p, OUT)
+        name = os.path.relpath(p, out_root)
         out = [line for line in r.stdout.splitlines() if line.strip()]
         real = [line for line in out if not _exempt(line, name, exemptions)
                 and not ("FILE_PATH_CHANGES" in line and

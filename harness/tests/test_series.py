@@ -7,38 +7,68 @@ from unittest import mock
 
 from kpt import plan, series, tree
 
-BASE = "A\nB\n\nKPROBES\nM:\tx\n"
-FINAL = ("A\nB\n\nKPE\nM:\tus\nF:\tkernel/trace/probe_fetch*\n"
-         "F:\tkernel/trace/trace_probe*\nF:\ttools/ftrace/\n\nKPROBES\n"
-         "M:\tx\n")
+BASE = ("A\nB\n\nKPROBES\nM:\tx\nF:\tkernel/kprobes.c\n\nTRACING\n"
+        "M:\ty\nF:\tfs/tracefs/\nF:\tkernel/trace/\n")
+FINAL = ("A\nB\n\nKPROBES\nM:\tx\nF:\tkernel/kprobes.c\n\nTRACING\n"
+         "M:\ty\nF:\tarch/*/kernel/probe_regs.c\nF:\tfs/tracefs/\n"
+         "F:\tinclude/linux/probe_regs.h\nF:\ttools/ftrace/\n"
+         "F:\tkernel/trace/\n")
 
 
 class Maintainers(unittest.TestCase):
-    """The entry grows with the files the patches so far touched."""
+    """MAINTAINERS.patch adds F: lines to existing entries, and each
+    patch of the series gets those that match the files so far."""
 
     def test_nothing_touched_keeps_the_file(self):
         self.assertEqual(series._maintainers(BASE, FINAL, {"x.c"}), BASE)
 
     def test_only_matching_f_lines(self):
         got = series._maintainers(BASE, FINAL,
-                                  {"kernel/trace/trace_probe.c"})
-        self.assertIn("F:\tkernel/trace/trace_probe*\n", got)
-        self.assertNotIn("probe_fetch", got)
-        self.assertIn("KPE\nM:\tus\n", got)
+                                  {"arch/arm64/kernel/probe_regs.c"})
+        self.assertIn("F:\tarch/*/kernel/probe_regs.c\n", got)
+        self.assertNotIn("probe_regs.h", got)
+        self.assertIn("TRACING\nM:\ty\n", got)
 
     def test_glob_stays_in_its_directory(self):
         self.assertFalse(series._covers("kernel/trace/probe_*",
                                         "kernel/trace/probe_x/y.c"))
         self.assertTrue(series._covers("tools/ftrace/", "tools/ftrace/a/b"))
+        self.assertTrue(series._covers("arch/*/kernel/probe_regs.c",
+                                       "arch/x86/kernel/probe_regs.c"))
 
     def test_everything_touched_is_the_final_file(self):
-        touched = {"kernel/trace/probe_fetch.c", "kernel/trace/trace_probe.h",
-                   "tools/ftrace/t.tc"}
+        touched = {"arch/x86/kernel/probe_regs.c",
+                   "include/linux/probe_regs.h", "tools/ftrace/t.tc"}
         self.assertEqual(series._maintainers(BASE, FINAL, touched), FINAL)
 
     def test_patch_must_only_add(self):
         with self.assertRaises(SystemExit):
-            series._entry(BASE, FINAL.replace("A\n", "Z\n"))
+            series.maintainers_added(BASE, FINAL.replace("A\n", "Z\n"))
+
+    def test_no_entry_of_our_own(self):
+        own = BASE + "\nPROBE EVENTS\nM:\tsomeone\nF:\tkernel/x.c\n"
+        with self.assertRaises(SystemExit) as cm:
+            series.maintainers_added(BASE, own)
+        self.assertIn("existing entries", str(cm.exception))
+
+    def test_no_maintainer_added_to_an_entry(self):
+        extra = BASE.replace("M:\tx\n", "M:\tx\nM:\tme\n")
+        with self.assertRaises(SystemExit):
+            series.maintainers_added(BASE, extra)
+
+    def test_the_repo_patch_adds_only_f_lines(self):
+        """MAINTAINERS.patch itself: only F: lines, on the real file."""
+        src = series.paths.src("upstream")
+        base = os.path.join(src, "MAINTAINERS")
+        if not os.path.exists(os.path.join(src, ".kpt-unpacked")):
+            self.skipTest("no unpacked 6.12 tree")
+        with open(base) as f:
+            text = f.read()
+        final = series._patched(text, os.path.join(
+            series.paths.REPO, plan.MAINTAINERS_PATCH))
+        added = series.maintainers_added(text, final)
+        self.assertTrue(added)
+        self.assertTrue(all(line.startswith("F:\t") for _, line in added))
 
 
 class Plan(unittest.TestCase):
@@ -289,3 +319,75 @@ class DeliberateText(unittest.TestCase):
         self.assertNotIn("**", text)
         self.assertNotIn("`", text)
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 72)
+
+
+class Sending(unittest.TestCase):
+    """Recipients, the stable route and the signer of a series to send."""
+
+    GM = ("Steven Rostedt <rostedt@goodmis.org> (maintainer:TRACING)\n"
+          "Masami Hiramatsu <mhiramat@kernel.org> (maintainer:TRACING,"
+          "commit_signer:1/2=50%)\n"
+          "Mathieu Desnoyers <mathieu.desnoyers@efficios.com> "
+          "(reviewer:TRACING)\n"
+          "linux-kernel@vger.kernel.org (open list)\n"
+          "linux-arm-kernel@lists.infradead.org (moderated list:ARM64)\n")
+
+    def test_maintainers_to_the_rest_cc(self):
+        to, cc = series.split_recipients(self.GM)
+        self.assertEqual(to, ["Steven Rostedt <rostedt@goodmis.org>",
+                              "Masami Hiramatsu <mhiramat@kernel.org>"])
+        self.assertEqual(cc[0], "Mathieu Desnoyers "
+                                "<mathieu.desnoyers@efficios.com>")
+        self.assertIn("linux-arm-kernel@lists.infradead.org", cc)
+
+    def patch(self, d):
+        path = os.path.join(d, "0001-x.patch")
+        with open(path, "w") as f:
+            f.write("From 0000 Mon Sep 17 00:00:00 2001\nFrom: A <a@b.org>\n"
+                    "Date: Tue, 1 Dec 2026 00:00:00 +0000\n"
+                    "Subject: [PATCH 01/15] tracing: Fix it\n\nBody.\n")
+        return path
+
+    def test_headers_written_once(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = self.patch(d)
+            series._set_headers(path, ["M <m@k.org>", "N <n@k.org>"],
+                                ["l@v.org"], False)
+            series._set_headers(path, ["M <m@k.org>"], ["l@v.org"], False)
+            with open(path) as f:
+                text = f.read()
+        self.assertEqual(text.count("To: "), 1)
+        self.assertNotIn("N <n@k.org>", text)
+        self.assertIn("To: M <m@k.org>\nCc: l@v.org\n\nBody.\n", text)
+
+    def test_stable_route_prefix(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = self.patch(d)
+            series._set_headers(path, [series.STABLE_LIST], ["M <m@k>"],
+                                True)
+            with open(path) as f:
+                text = f.read()
+        self.assertIn("Subject: [PATCH 6.12.y 01/15] tracing:", text)
+        self.assertIn("To: stable@vger.kernel.org\n", text)
+
+    def test_placeholder_signer_refused(self):
+        ident = ("Seed maintainers", "m@users.noreply.a-seed.example")
+        with mock.patch.object(series, "author", return_value=ident), \
+                mock.patch.dict(os.environ, {"SERIES_AUTHOR": ""}):
+            with self.assertRaises(SystemExit) as cm:
+                series.check_signer()
+        self.assertIn("SERIES_AUTHOR", str(cm.exception))
+
+    def test_real_or_chosen_signer_passes(self):
+        with mock.patch.object(series, "author",
+                               return_value=("A U Thor", "a@kernel.org")):
+            series.check_signer()
+        ident = ("Seed", "m@noreply.example")
+        with mock.patch.object(series, "author", return_value=ident), \
+                mock.patch.dict(os.environ, {"SERIES_AUTHOR": "Seed <m@x>"}):
+            series.check_signer()
+
+    def test_base_names_the_stable_tag(self):
+        self.assertIn("v6.12.117.", series.base_text(1))
+        self.assertIn("v6.12.117 with parts 1-2 of", series.base_text(3))
+        self.assertIn("Debian's linux-source-6.12", series.base_text(2))
