@@ -467,9 +467,9 @@ static int probe_event_register_error(const struct trace_probe *tp,
 	int why;
 
 	/*
-	 * An @SYM argument named no symbol: the record is that argument's.
-	 * Deliberate difference: 6.12 puts it at the place, as if the place
-	 * were unknown.
+	 * An @SYM argument named no symbol: the record is that argument's,
+	 * not the place's, since the place was found and only the symbol
+	 * is unknown.
 	 */
 	if (ret == -ENOENT && sym >= 0)
 		return tpp_error_set(err, TPP_E_SYM_UNKNOWN,

@@ -5,7 +5,7 @@
  * fault, symbols and the current task.  Each helper is a thin inline over
  * the kernel API, so the interpreter's hot path stays free of calls it
  * does not need; the user-space unit tests put a fake machine behind the
- * same names (harness/unit/kshim.h).
+ * same names.
  *
  * On architectures whose user and kernel address spaces do not overlap
  * (x86, arm64, ...), a "kernel" address below TASK_SIZE is read as user

@@ -4,7 +4,7 @@
  * against env_x86 of trace_probe_test_env.c, compiled and run on registers
  * pointing at a struct tpp_fetch_world, and the arguments its record
  * prints.  trace_probe_kunit.c runs them on the kernel's memory accessors,
- * harness/unit on its fake machine; one macro a case:
+ * the user-space unit tests on a fake machine; one macro a case:
  *
  *   TPP_FETCH(CMD, PRINT)
  *

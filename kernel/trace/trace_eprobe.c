@@ -394,9 +394,8 @@ static enum probe_efield_kind te_field_kind(const struct ftrace_event_field *f)
 		break;
 	}
 	/*
-	 * Deliberate difference: 6.12 reads the first long of a wider field;
-	 * its address lets +OFFS($FIELD) read any element, as newer kernels
-	 * do.
+	 * A field wider than a long is fetched as its address, not as its
+	 * first long, so that +OFFS($FIELD) can read any of its elements.
 	 */
 	if (f->size > sizeof(long))
 		return PROBE_EF_ARRAY;

@@ -180,8 +180,8 @@ static void tf_setup_fprobe(struct trace_fprobe *tf)
 /*
  * Whether another registered tprobe has the stub on @tpoint.  Several
  * tprobes share one stub: the tracepoint core takes a probe once, and
- * the stub leaves the tracepoint with the last of them.  Deliberate
- * difference: 6.12 refuses a second tprobe on a tracepoint (-EEXIST).
+ * the stub leaves the tracepoint with the last of them.  A second tprobe
+ * on a tracepoint shares its stub rather than failing with -EEXIST.
  */
 static bool tf_stub_shared(const struct trace_fprobe *tf,
 			   const struct tracepoint *tpoint)

@@ -576,8 +576,8 @@ static int parse_place(struct tpp_state *st)
 		ret = parse_place_symbol(st, text, pct);
 	/*
 	 * A return probe on an address is at a function's exit: the kprobes
-	 * core refuses it unless the address is a function entry.  Deliberate
-	 * difference: 6.12 takes it for neither, refusing $retval there.
+	 * core refuses it unless the address is a function entry.  So it is
+	 * a return probe like any other, and $retval is allowed there.
 	 */
 	else if (st->def->is_return)
 		st->flags |= TPP_RETURN;
@@ -644,7 +644,7 @@ static int scan_var_args(struct tpp_state *st, int *star, unsigned int *last)
 			continue;
 		if (len == 4 || w[4] != '*')
 			return word_fail(st, i, 0, TPP_E_VAR, -EINVAL);
-		/* Deliberate difference: 6.12 takes "$arg*:u8" as "$arg*" */
+		/* "$arg*:u8" is refused, not read as "$arg*" */
 		if (len > 5)
 			return word_fail(st, i, 5, TPP_E_ARGS_ALONE, -EINVAL);
 		if (*star >= 0)
@@ -714,9 +714,8 @@ static int expand_argn(struct tpp_state *st, unsigned int w,
 	if (type < end && *type != ':')
 		return word_fail(st, w, 0, TPP_E_VAR, -ENOENT);
 	/*
-	 * N past an int is no index, as 0 is not.  Deliberate difference:
-	 * 6.12 keeps N in an int, so $arg4294967297 is $arg1 and other N past
-	 * 2^31 read out of bounds.
+	 * N past an int is no index, as 0 is not: kept in an int, such an N
+	 * would wrap ($arg4294967297 would be $arg1) or read out of bounds.
 	 */
 	if (ret || !n || n > INT_MAX)
 		return word_fail(st, w, 0, TPP_E_ARG_INDEX, -EINVAL);
@@ -837,8 +836,8 @@ static int expand_var_args(struct tpp_state *st)
 /*
  * "[NAME=]VALUE:%pd" becomes "[NAME=]+0x0(+0xOFF(VALUE)):string", and
  * ":%pD" gets one more dereference; length limits and errors apply to the
- * expanded text.  error_log shows the command as written, with carets
- * mapped back to it (a deliberate difference: 6.12 logs the expansion).
+ * expanded text.  error_log shows the command as written, not its
+ * expansion, with carets mapped back to it.
  */
 static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 {
@@ -1071,7 +1070,7 @@ static int pick_type(struct tpp_argp *a)
 		return 0;
 	}
 	type = lookup_type(a);
-	/* Deliberate difference: 6.12 says "Unknown type" for b3@0/24 */
+	/* A bad bitfield such as b3@0/24 is a BITFIELD error, not a TYPE one */
 	if (type < 0)
 		return arg_fail(a, a->bitfield ? TPP_E_BITFIELD : TPP_E_TYPE, at,
 				-EINVAL);
@@ -1282,8 +1281,8 @@ static noinline_for_stack int parse_event_var(struct tpp_argp *a,
 /*
  * "$retval", or with BTF "$retval->FIELD..." (BTF judges what follows).
  * Without BTF to ask (uprobes, return probes on an address, kernels
- * without BTF) anything after "$retval" is refused.  Deliberate
- * difference: 6.12 reads "$retvalue" or "$retval->f" there as $retval.
+ * without BTF) anything after "$retval" is refused: "$retvalue" or
+ * "$retval->f" is not read as $retval.
  */
 static int parse_retval(struct tpp_argp *a, unsigned int start,
 			unsigned int end, unsigned int at)
@@ -1401,8 +1400,8 @@ static void apply_reg_width(struct tpp_argp *a)
 /*
  * @SYM[+|-OFFS] is resolved when the probe is registered (or, for an
  * eprobe, once its argument has parsed): an unknown symbol fails then.  A
- * bad OFFS fails here.  Deliberate difference: 6.12 finds both when it
- * registers the probe, and logs them at the probe's place.
+ * bad OFFS fails here.  Either is logged at its argument, not at the
+ * probe's place, which is not at fault.
  */
 static int parse_mem_symbol(struct tpp_argp *a, unsigned int start,
 			    unsigned int end, unsigned int at)
@@ -1472,9 +1471,9 @@ static noinline_for_stack int deref_offset(bool neg, const char *d,
 }
 
 /*
- * A value in parentheses ends at its ')': "+0(%di)junk" is no dereference.
- * Deliberate difference: 6.12 ignores what follows the last ')'.  @at is
- * where the ')' is in the command.
+ * A value in parentheses ends at its ')': "+0(%di)junk" is no dereference,
+ * and what follows the last ')' is refused, not ignored.  @at is where
+ * the ')' is in the command.
  */
 static int check_closed(struct tpp_argp *a, const char *close,
 			unsigned int end, unsigned int at)
@@ -1487,9 +1486,9 @@ static int check_closed(struct tpp_argp *a, const char *close,
 /*
  * +|-[u]OFFS(VALUE).  The value ends at the last ')', which ends the
  * argument too (check_closed()).  After 'u' the caret for the
- * inner value is one byte early: that column is ABI.  Deliberate
- * difference: after a negative OFFS ("+-8(", "+u-8(") the caret is on the
- * value, where 6.12's is one byte earlier still.
+ * inner value is one byte early: that column is ABI.  After a negative
+ * OFFS ("+-8(", "+u-8(") the caret is on the value at fault, not one or
+ * two bytes before it.
  */
 static int parse_deref(struct tpp_argp *a, unsigned int start,
 		       unsigned int end, unsigned int at)
@@ -1823,10 +1822,10 @@ static int account_size(struct tpp_argp *a)
 }
 
 /*
- * Type errors point at TYPE.  Deliberate difference: 6.12 counts TYPE's
- * offset in the argument from where the value ended up, so after a
- * dereference its caret lands inside the type or past it, and after a
- * BTF member it is noise that changes every boot.
+ * Type errors point at TYPE.  Its offset is taken from the command, not
+ * counted from where the value ended up: that would put the caret inside
+ * the type or past it after a dereference, and make it noise that
+ * changes every boot after a BTF member.
  */
 static unsigned int type_caret(const struct tpp_argp *a)
 {
@@ -1906,9 +1905,9 @@ static void set_bitfield(struct tpp_arg *arg, unsigned int bits,
 }
 
 /*
- * b<w>@<o>/<c>, with simple_strtoul() rules for <w> and <o>.  Deliberate
- * difference: 6.12 wraps a <w> or <o> past an unsigned long and checks
- * bits < width + offs, which wraps too.
+ * b<w>@<o>/<c>, with simple_strtoul() rules for <w> and <o>.  A <w> or
+ * <o> past an unsigned long is refused rather than wrapped, and width +
+ * offs is checked against the container bits without wrapping either.
  */
 static int store_type_bitfield(struct tpp_argp *a)
 {
@@ -1950,10 +1949,10 @@ static int store_array(struct tpp_argp *a)
 {
 	enum tpp_store store = a->arg->store;
 
-	/* symstr arrays are no arrays of memory: 6.12's text */
+	/* symstr arrays are no arrays of memory: STRING_SRC's text */
 	if (store == TPP_ST_SYMSTR)
 		return arg_fail(a, TPP_E_STRING_SRC, type_caret(a), -EINVAL);
-	/* Deliberate difference: 6.12 says "String accepts only memory..." */
+	/* Other arrays not of memory: "String accepts only..." would mislead */
 	if (store != TPP_ST_MEM && store != TPP_ST_STRING &&
 	    store != TPP_ST_USTRING)
 		return arg_fail(a, TPP_E_ARRAY_SRC, type_caret(a), -EINVAL);
@@ -2085,8 +2084,8 @@ static int commit_derefs(struct tpp_argp *a)
  * An event probe has no registration step to resolve @SYM in: the symbol
  * is looked up as soon as its argument has parsed, so an unknown one
  * fails the definition there, before any later argument, with -ENOENT and
- * the record the register step gives other probes.  Deliberate
- * difference: 6.12 logs nothing.
+ * the record the register step gives other probes, so that the failure
+ * is logged and not only returned as an errno.
  */
 static int lookup_symbol_now(struct tpp_argp *a)
 {

@@ -88,7 +88,7 @@ TPP_ERR(NEED_STRING,	"$comm and immediate-string only accepts string type")
 TPP_ERR(EVENT_BIG,	"Event too big (too many fields?)")
 /* Ours: an @SYM argument the kernel has no symbol for (kprobetrace.rst) */
 TPP_ERR(SYM_UNKNOWN,	"No kernel symbol of this name")
-/* Ours: where 6.12's text misleads (kprobetrace.rst "Types") */
+/* Ours: where STRING_SRC's text misleads (kprobetrace.rst "Types") */
 TPP_ERR(ARRAY_SRC,	"Array accepts only a value read from kernel memory")
 /* Ours: the assembler's register names (kprobetrace.rst "Registers") */
 TPP_ERR(REG_PART,	"A part of a register is a number: it can not be dereferenced")
@@ -122,7 +122,7 @@ TPP_ERR(TOO_MANY_NESTED, "Too many nested typecasts/dereferences")
 TPP_ERR(TYPECAST_SYM_OFFSET, "@SYM+/-OFFSET with typecast needs parentheses")
 TPP_ERR(TYPECAST_NOT_ALIGNED, "Typecast field option is not byte-aligned")
 TPP_ERR(TYPECAST_BAD_ARROW, "Typecast field option does not support -> operator")
-/* Ours: where newer kernels' text misleads (kprobetrace.rst "BTF typecasts") */
+/* Ours: "not a pointer" would mislead (kprobetrace.rst "BTF typecasts") */
 TPP_ERR(TYPECAST_NO_STRUCT, "No structure or union of this name in the kernel's BTF")
 /* Ours: wprobes (kprobetrace.rst "Watchpoint events") */
 TPP_ERR(WATCH_SPEC,	"A watch is [r|w|rw]@<address|symbol>[:<length>]")

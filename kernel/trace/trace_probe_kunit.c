@@ -7,8 +7,8 @@
  * message, errno and caret, or accepted.  Each case of
  * probe_fetch_test_cases.h is compiled and run, on the kernel's own
  * memory accessors, over registers that point at a world in kernel
- * memory, and its record must print as the case says.  harness/unit runs
- * the same tables in user space, with its other checks.
+ * memory, and its record must print as the case says.  The user-space
+ * unit tests run the same tables, with other checks.
  */
 #include <kunit/test.h>
 #include <linux/module.h>

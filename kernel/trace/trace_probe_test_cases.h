@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Cases of the probe definition parser, against the made-up kernel of
- * trace_probe_test_env.c; trace_probe_kunit.c and harness/unit include this
- * table into an array of struct tpp_test_case, one case a line:
+ * trace_probe_test_env.c; trace_probe_kunit.c and the user-space unit tests
+ * include this table into an array of struct tpp_test_case, one case a
+ * line:
  *
  *   TPP_CASE_K(ENV, CMD, ID, ERRNO)      kprobe CMD refused with TPP_E_ID
  *   TPP_CASE_A(ENV, FLAGS, FUNC, CMD, ID, ERRNO)
@@ -15,10 +16,10 @@
  *   TPP_CASE_WOK(ENV, CMD)               wprobe CMD accepted
  *
  * A '^' in CMD marks where error_log's caret must be; it is not parsed.
- * Every caret-encoded case of the 6.12 selftests is here (kprobe_syntax_
+ * Every caret-encoded case of the ftrace selftests is here (kprobe_syntax_
  * errors.tc, uprobe_syntax_errors.tc, dynevent/ *_syntax_errors.tc) except
  * the ones owned by other heads or by registration.  Cases that check
- * what an accepted definition compiles to are in harness/unit.
+ * what an accepted definition compiles to are in the user-space unit tests.
  *
  * No include guard: the file is an initializer, included once per table.
  */
@@ -49,7 +50,7 @@ TPP_CASE_K(X86, "p vfs_read ^$none_var", VAR, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read ^%none_reg", REG, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read ^@12345678abcde", MEM_ADDR, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read ^@+10", FOFFS_ON_KERNEL, -EINVAL)
-/* a number too big for its type: kstrto*()'s -ERANGE, as 6.12 */
+/* a number too big for its type: kstrto*()'s -ERANGE */
 TPP_CASE_K(X86, "p vfs_read ^@0x10000000000000000", MEM_ADDR, -ERANGE)
 TPP_CASE_K(X86, "p vfs_read a=\\^18446744073709551616", IMM, -ERANGE)
 TPP_CASE_K(X86, "p vfs_read ^+99999999999999999999(@0)", DEREF_OFFS, -ERANGE)
@@ -78,11 +79,11 @@ TPP_CASE_K(X86, "p vfs_read arg1=^", ARG_EMPTY, -EINVAL)
 /* %return suffix errors */
 TPP_CASE_K(X86, "p vfs_read^%hoge", PLACE_SUFFIX, -EINVAL)
 TPP_CASE_K(X86, "p ^vfs_read+10%return", RET_NOT_ENTRY, -EINVAL)
-/* BTF arguments: 6.12 never logs BAD_VAR_ARGS, these are BAD_VAR */
+/* BTF arguments: a misplaced $arg* is a bad variable (BAD_VAR) */
 TPP_CASE_K(BTF, "p vfs_read args=^$arg*", VAR, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read +0(^$arg*)", VAR, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read $arg* ^$arg*", ARGS_TWICE, -EINVAL)
-/* $arg* takes no type and nothing else (6.12 drops what follows) */
+/* $arg* takes no type and nothing else: what follows is refused */
 TPP_CASE_K(BTF, "p vfs_read $arg*^:u8", ARGS_ALONE, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read $arg*^junk", ARGS_ALONE, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read+20 ^$arg*", ARGS_PLACE, -EINVAL)
@@ -105,7 +106,7 @@ TPP_CASE_K(X86, "p vfs_read +0(+8(%di)^x)", FETCHARG, -EINVAL)
 /* a value ends at the last ) */
 TPP_CASE_K(X86, "p vfs_read a=-8(^%di))", REG, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read +0(^%nope)junk", REG, -EINVAL)
-/* a bad OFFS is refused as it parses, caret on it (6.12: at register) */
+/* a bad OFFS is refused as it parses, with the caret on the OFFS */
 TPP_CASE_K(X86, "p vfs_read @sym^+1-1", MEM_ADDR, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read a=$stack @jiffies^+zz", MEM_ADDR, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read +8(@jiffies^-0x)", MEM_ADDR, -EINVAL)
@@ -183,7 +184,7 @@ TPP_CASE_K(X86, "x vfs_read", NONE, -ECANCELED)
 TPP_CASE_K(X86, "-:ev", NONE, -ECANCELED)
 
 /* vars */
-/* without BTF nothing may follow $retval (6.12 reads it as $retval) */
+/* without BTF nothing may follow $retval: "$retvalue" is not $retval */
 TPP_CASE_K(X86, "r vfs_read ^$retvalue", VAR, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read x=^$retval2", VAR, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read ^$retval->f_mode", BTF_NOSUP, -EOPNOTSUPP)
@@ -242,9 +243,9 @@ TPP_CASE_K(X86, "p vfs_read $comm:^string[2]", NEED_STRING, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read ^@0x1z", MEM_ADDR, -EINVAL)
 
 /* derefs */
-/* after 'u' upstream's caret for the inner value is one byte early */
+/* after 'u' the caret for the inner value is one byte early (ABI) */
 TPP_CASE_K(X86, "p vfs_read +u0^(%nope)", REG, -EINVAL)
-/* after a negative offset the caret is on the value (deliberate) */
+/* after a negative offset the caret is on the value at fault */
 TPP_CASE_K(X86, "p vfs_read a=+-8(^$nope)", VAR, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read a=+u-8(^$nope)", VAR, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read a=+-0x10(^$nope):u8", VAR, -EINVAL)
@@ -262,7 +263,7 @@ TPP_CASE_K(X86, "p vfs_read +u0(%ax):^u8[2]", ARRAY_SRC, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read %ax:^u8[2]", ARRAY_SRC, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read +0(%ax):^b4@5/8", BITFIELD, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read +0(%di):^b17@0/16", BITFIELD, -EINVAL)
-/* a bitfield's container is 8, 16, 32 or 64 (6.12: "Unknown type") */
+/* a bitfield's container is 8, 16, 32 or 64; another is a BITFIELD error */
 TPP_CASE_K(X86, "p vfs_read +0(%di):^b3@0/24", BITFIELD, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read +0(%di):^b3@0/x", BITFIELD, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read +0(%di):^bogus", TYPE, -EINVAL)
@@ -272,7 +273,7 @@ TPP_CASE_K(X86, "p vfs_read +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@foo))))))))
 
 /* types */
 TPP_CASE_K(X86, "p vfs_read %ax:^b4@5/8", BITFIELD, -EINVAL)
-/* width + offset wraps to 0 (accepted by 6.12) */
+/* width + offset may not fit the container by wrapping to 0 */
 TPP_CASE_K(X86, "p vfs_read %ax:^b18446744073709551615@1/32", BITFIELD, -EINVAL)
 TPP_CASE_K(X86, "p vfs_read %ax:^b1@18446744073709551615/32", BITFIELD, -EINVAL)
 /* a width or offset past an unsigned long does not wrap to a small one */
@@ -351,13 +352,13 @@ TPP_CASE_A(X86, TPP_EVENT, NULL, "e:a/b sys/ev a=^this_cpu_ptr($dfd)", NOSUP_PER
 /* at a return, and read at the entry */
 TPP_CASE_OK(X86, "r vfs_read this_cpu_read(@jiffies) @entry(this_cpu_read(@jiffies))")
 
-/* (STRUCT[,MEMBER])TARGET->FIELD: BTF typecasts, as newer kernels have */
-/* newer kernels' kprobe_syntax_errors.tc, on the fake struct file */
+/* (STRUCT[,MEMBER])TARGET->FIELD: BTF typecasts */
+/* the typecast cases of kprobe_syntax_errors.tc, on the fake struct file */
 TPP_CASE_K(BTF, "p vfs_read arg1=(file)file^", TYPECAST_REQ_FIELD, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read arg1=(a)((b)((c)(^(d)file->d)->c)->b)->a", TOO_MANY_NESTED, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read arg1=(file,^f_bits)file->f_mode", TYPECAST_NOT_ALIGNED, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read arg1=(file,^foo_bar)file->f_mode", BTF_NOFIELD, -ENOENT)
-/* newer kernels' caret, another text: their "not a pointer" misleads */
+/* an unknown type: its own text, as "not a pointer" would mislead */
 TPP_CASE_K(BTF, "p vfs_read arg1=(^file1234)file->f_mode", TYPECAST_NO_STRUCT, -EINVAL)
 /* a nested typecast without its own "->": at that typecast */
 TPP_CASE_K(BTF, "p vfs_read (file)^(file)$arg1->f_mode", TYPECAST_REQ_FIELD, -EINVAL)
@@ -382,7 +383,7 @@ TPP_CASE_K(BTF, "p vfs_read ^$arg1x", VAR, -ENOENT)
 TPP_CASE_K(BTF, "p vfs_read ^$arg0", ARG_INDEX, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read ^$arg4294967296", ARG_INDEX, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read ^$arg4294967295", ARG_INDEX, -EINVAL)
-/* an N that wraps is no index either (6.12 reads $arg1, then worse) */
+/* an N that wraps is no index either: $arg4294967297 is not $arg1 */
 TPP_CASE_K(BTF, "p vfs_read ^$arg4294967297", ARG_INDEX, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read ^$arg18446744073709551617", ARG_INDEX, -EINVAL)
 TPP_CASE_K(BTF, "p vfs_read ^$arg2147483648:u8", ARG_INDEX, -EINVAL)

@@ -4,7 +4,7 @@
  * of their cases (see trace_probe_test_env.h).  The data is made up; only
  * its shape matches the kernel (pt_regs offsets, duplicate symbols, modules
  * that are loaded or not, a void function, char pointers).  Built into the
- * KUnit suite, and in user space by harness/unit over its kernel shims.
+ * KUnit suite, and in user space by the unit tests over kernel shims.
  */
 #include <linux/ctype.h>
 #include <linux/err.h>

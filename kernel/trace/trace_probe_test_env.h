@@ -6,7 +6,7 @@
  * attach to.  Its shape matches a kernel's; its data does not.
  *
  * trace_probe_test_cases.h holds cases against it, one macro a case; the
- * KUnit suite (trace_probe_kunit.c) and the user-space tests (harness/unit)
+ * KUnit suite (trace_probe_kunit.c) and the user-space unit tests
  * both include that table and run each case with tpp_test_run().
  */
 #ifndef _TRACE_PROBE_TEST_ENV_H
