@@ -374,10 +374,26 @@ def base_text(part: int) -> str:
             f"{TESTED_ON}.")
 
 
-def _cover(path: str, cover: str, part: int) -> None:
+FIXES_MARK = "@FIXES@"
+
+
+def fixes_list(steps: Collection[plan.Step]) -> str:
+    """Part 1's subjects, " 1/NN subject" a line, for a cover letter."""
+    out = []
+    for n, step in enumerate((s for s in steps
+                              if s.part == plan.FIXES_PART), 1):
+        out += textwrap.wrap(step.subject, 72, initial_indent=f" 1/{n:02d} ",
+                             subsequent_indent="      ",
+                             break_on_hyphens=False)
+    return "\n".join(out)
+
+
+def _cover(path: str, cover: str, part: int,
+           steps: Collection[plan.Step] = ()) -> None:
     with open(cover) as f:
         subject, blurb = f.read().split("\n", 1)
     blurb = blurb.replace(DELIBERATE_MARK, deliberate_text())
+    blurb = blurb.replace(FIXES_MARK, fixes_list(steps))
     blurb = blurb.rstrip() + "\n\n" + "\n".join(
         textwrap.wrap(base_text(part), 72, break_on_hyphens=False))
     with open(path) as f:
@@ -429,14 +445,17 @@ def generate(sending: bool = False) -> tuple[str, int]:
         out = os.path.join(out_root, f"{part}-{name}")
         os.makedirs(out)
         tip = _part_ref(part)
-        git(repo, "format-patch", "-q", "-M", "--cover-letter",
+        # the rewrite asks the maintainers first, and what builds on it
+        # cannot go in before it
+        rfc = ["--rfc"] if part >= plan.REWRITE_PART else []
+        git(repo, "format-patch", "-q", "-M", "--cover-letter", *rfc,
             "--no-signature", "--zero-commit", "-o", out,
             f"{start}..{tip}", env=env)
         cids = git(repo, "rev-list", "--reverse", f"{start}..{tip}").split()
         part_steps = steps[n:n + len(cids)]
         n += len(cids)
         _cover(os.path.join(out, "0000-cover-letter.patch"),
-               os.path.join(pdir, "cover.txt"), part)
+               os.path.join(pdir, "cover.txt"), part, steps)
         _address(repo, out, cids, part_steps)
         start = tip
     log(f"series: {len(ids)} patches in {len(plan.parts())} parts in "

@@ -321,6 +321,26 @@ class DeliberateText(unittest.TestCase):
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 72)
 
 
+class CoverTable(unittest.TestCase):
+    """Part 2's cover letter has a short table of the deliberate
+    differences: one row for each item of docs/design.md's list but the
+    build's, so neither can gain or lose one alone."""
+
+    def test_one_row_per_item(self):
+        from kpt import series
+        names = [n for n in series.deliberate_items() if n != "Image layout"]
+        with open(os.path.join(plan.PLAN_DIR, "2-rewrite",
+                               "cover.txt")) as f:
+            text = f.read()
+        head = f"The {len(names)} deliberate differences, for a user of "\
+            "tracefs:"
+        self.assertIn(head, text)
+        table = text.split(head, 1)[1]
+        rows = [line for line in table.splitlines()
+                if line.startswith(" ") and not line.startswith(" What")]
+        self.assertEqual(len(rows), len(names))
+
+
 class Sending(unittest.TestCase):
     """Recipients, the stable route and the signer of a series to send."""
 
