@@ -194,7 +194,7 @@ def cmd_check_fixes(args: argparse.Namespace) -> int:
                 log(f"{kernel} {name}: {res.verdict()}; log "
                     f"{rundir}/console.log")
         lines, n = check.fixes_table(pairs, rows["upstream"], rows["fixes"],
-                                     name)
+                                     name, archmod.get(name).kernel_arch)
         print("\n".join(lines), flush=True)
         with open(os.path.join(paths.HARNESS, "results",
                                f"fixes-{name}.txt"), "w") as f:

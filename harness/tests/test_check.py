@@ -2,6 +2,7 @@
 make check-fixes report."""
 
 import unittest
+from unittest import mock
 
 from kpt import check, plan
 
@@ -83,6 +84,29 @@ class FixesTable(unittest.TestCase):
             [("test.d/a.tc", "FAIL", False, "")],
             [("test.d/a.tc", "PASS", True, ""),
              ("console:9", "BUG", False, "[test.d/b.tc] BUG: y")])
+        self.assertEqual(bad, 1)
+
+    def arm64_fix(self, up, fx, karch):
+        step = plan.Step(1, "arm64-fix")
+        step.applies = ["patches/x.patch"]
+        with mock.patch.object(check, "other_arch_fix",
+                               wraps=check.other_arch_fix), \
+                mock.patch("kpt.tree.patched_paths",
+                           return_value=["arch/arm64/kernel/hw_breakpoint.c"]):
+            return check.fixes_table([(step, "test.d/a.tc")], up, fx,
+                                     karch, karch)
+
+    def test_another_arch_fix_passing_on_both_is_not_counted(self):
+        lines, bad = self.arm64_fix([("test.d/a.tc", "PASS", True, "")],
+                                    [("test.d/a.tc", "PASS", True, "")],
+                                    "x86_64")
+        self.assertEqual(bad, 0)
+        self.assertIn("n/a", lines[-1])
+
+    def test_its_own_arch_fix_passing_on_612_is_bad(self):
+        _, bad = self.arm64_fix([("test.d/a.tc", "PASS", True, "")],
+                                [("test.d/a.tc", "PASS", True, "")],
+                                "arm64")
         self.assertEqual(bad, 1)
 
 
