@@ -73,6 +73,7 @@ class Step:
         self.renames: list[tuple[str, str]] = []   # (old path, new path)
         self.substs: list[tuple[str, str]] = []    # (from, to)
         self.route = "mainline"
+        self.path = ""          # the plan file
 
     @property
     def subject(self) -> str:
@@ -112,6 +113,7 @@ def _parse(path: str, num: int, slug: str, overlay: Collection[str],
            part: int = 1, part_name: str = "fixes",
            taken: Collection[str] = ()) -> Step:
     step = Step(num, slug, part, part_name)
+    step.path = path
     with open(path) as f:
         text = f.read()
     if text.startswith("---\n"):

@@ -245,11 +245,7 @@ def step_date(step: plan.Step) -> str:
     """The date of the repo commit that last changed what @step is made
     of (its plan file, the patches it applies, the files it adds), as
     git's raw date; the fixed SERIES_DATE outside a git history."""
-    plan_file = next((os.path.join(pdir, n) for p, _, pdir in plan.parts()
-                      if p == step.part for n in os.listdir(pdir)
-                      if re.match(rf"^\d\d-{re.escape(step.slug)}\.txt$",
-                                  n)), None)
-    paths_ = [f for f in [plan_file, *step.applies, *step.files] if f]
+    paths_ = [f for f in [step.path, *step.applies, *step.files] if f]
     stamp = _repo_git("log", "-1", "--format=%ct", "--", *paths_)
     return f"{stamp or SERIES_DATE + 60 * step.num} +0000"
 
