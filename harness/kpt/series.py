@@ -325,7 +325,6 @@ def compare_with_tree(repo: str, steps: Collection[plan.Step],
 
 
 DESIGN = os.path.join(paths.REPO, "docs", "design.md")
-DELIBERATE_MARK = "@DELIBERATE@"
 
 
 def deliberate_section(path: str = DESIGN) -> str:
@@ -336,29 +335,16 @@ def deliberate_section(path: str = DESIGN) -> str:
     return sec.split("\n## ", 1)[0]
 
 
-def deliberate_items(path: str = DESIGN) -> list[str]:
-    """The names of that list's items (each starts "- **NAME.**")."""
-    return re.findall(r"^- \*\*(.+?)\.\*\*", deliberate_section(path),
-                      re.M)
-
-
-def deliberate_text(path: str = DESIGN) -> str:
-    """The list as the plain text of a cover letter: the one list, not a
-    copy to keep."""
-    sec = deliberate_section(path).split("\n### ", 1)[1]
-    out = []
-    for block in ("### " + sec).split("\n### "):
-        title, body = block.lstrip("# ").split("\n", 1)
-        if title.startswith("Of the build"):
-            continue
-        out += ["", title + ":"]
-        for item in re.split(r"\n- ", "\n" + body.strip())[1:]:
-            text = re.sub(r"`([^`]+)`", r'"\1"', item.replace("**", ""))
-            text = " ".join(text.split())
-            out += textwrap.wrap(text, 72, initial_indent=" - ",
-                                 subsequent_indent="   ",
-                                 break_on_hyphens=False)
-    return "\n".join(out[1:])
+def deliberate_items(path: str = DESIGN, rewrite: bool = False
+                     ) -> list[str]:
+    """The names of that list's items (each starts "- **NAME.**");
+    @rewrite: only part 2's, without those under an "Of ..." heading
+    (the build's, a later part's)."""
+    sec = deliberate_section(path)
+    if rewrite:
+        sec = "\n### ".join(b for b in sec.split("\n### ")
+                            if not b.startswith("Of "))
+    return re.findall(r"^- \*\*(.+?)\.\*\*", sec, re.M)
 
 
 def base_text(part: int) -> str:
@@ -388,7 +374,6 @@ def _cover(path: str, cover: str, part: int,
            steps: Collection[plan.Step] = ()) -> None:
     with open(cover) as f:
         subject, blurb = f.read().split("\n", 1)
-    blurb = blurb.replace(DELIBERATE_MARK, deliberate_text())
     blurb = blurb.replace(FIXES_MARK, fixes_list(steps))
     blurb = blurb.rstrip() + "\n\n" + "\n".join(
         textwrap.wrap(base_text(part), 72, break_on_hyphens=False))
@@ -586,20 +571,20 @@ def check_sendable(repo: str) -> int:
         found = sendable.commit_problems(
             git_raw(repo, "log", "-1", "--format=%B", cid),
             git_raw(repo, "show", "--format=", "--unified=0", cid))
-        bad += bool(found)
-        print(f"{'FAIL' if found else 'PASS'}  sendable {key}", flush=True)
-        for line in found[:20]:
-            print(f"      {line}")
+        bad += _report_sendable(key, found)
     for part, name, pdir in plan.parts():
         with open(os.path.join(pdir, "cover.txt")) as f:
             found = [f"the cover letter names the test harness: {m[0]!r}"
                      for m in sendable.HARNESS.finditer(f.read())]
-        bad += bool(found)
-        print(f"{'FAIL' if found else 'PASS'}  sendable {part}/cover",
-              flush=True)
-        for line in found[:20]:
-            print(f"      {line}")
+        bad += _report_sendable(f"{part}/cover", found)
     return bad
+
+
+def _report_sendable(what: str, found: list[str]) -> bool:
+    print(f"{'FAIL' if found else 'PASS'}  sendable {what}", flush=True)
+    for line in found[:20]:
+        print(f"      {line}")
+    return bool(found)
 
 
 EXEMPT = os.path.join(plan.PLAN_DIR, "checkpatch-exempt.txt")
