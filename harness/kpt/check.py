@@ -23,8 +23,11 @@ WIDE_DIRS = ("test.d/00basic", "test.d/event", "test.d/filter",
              "test.d/ftrace", "test.d/instances", "test.d/preemptirq",
              "test.d/tracer", "test.d/trigger", "test.d/trigger/inter-event")
 PASSING = ("PASS", "XFAIL")
-# Built-in KUnit suites of ours: (config option, case)
-KUNIT_SUITES = [("CONFIG_PROBE_EVENTS_KUNIT_TEST", "kunit/trace_probe_parser")]
+# Built-in KUnit suites that must report: (config option, case).  Ours,
+# and the kprobes suite, which the arm64 config builds in for kprobes
+# taken through ftrace.
+KUNIT_SUITES = [("CONFIG_PROBE_EVENTS_KUNIT_TEST", "kunit/trace_probe_parser"),
+                ("CONFIG_KPROBES_SANITY_TEST", "kunit/kprobes_test")]
 PER_CASE_TIMEOUT = 300
 # ftrace-run.sh prints at least once per case and abandons a case after
 # PER_CASE_TIMEOUT: longer silence means a hung guest.

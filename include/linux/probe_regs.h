@@ -173,6 +173,20 @@ enum probe_insn_verdict {
 enum probe_insn_verdict probe_arch_insn_check(unsigned long addr);
 
 /**
+ * probe_arch_ftrace_reg() - is a register exact at a kprobe taken by ftrace
+ * @offset: offset of the register's word in struct pt_regs
+ *
+ * Where ftrace saves no pt_regs, a kprobe is taken through ftrace only if
+ * its handlers read no register but those ftrace saves
+ * (KPROBE_FLAG_FTRACE_ARGS); the others read as zero there.  The generic
+ * answer is yes where ftrace saves pt_regs, and no elsewhere.
+ *
+ * Return: true when a kprobe taken through ftrace reads the word at
+ * @offset as the probed code left it.
+ */
+bool probe_arch_ftrace_reg(unsigned int offset);
+
+/**
  * struct probe_watch_arch - a hardware data watchpoint, as wprobes use it
  * @slots: data watchpoints each CPU has
  * @lens: the lengths in bytes a watch may have, a mask of BIT(len); the

@@ -30,8 +30,10 @@ struct kenv_count {
  * The generic answers of <linux/probe_regs.h>, for architectures without
  * their own: no register names but ptrace's, and arguments only through
  * regs_get_kernel_argument(), which probe_arch_arg() is never asked for
- * without HAVE_FUNCTION_ARG_ACCESS_API (see probe_kenv_init()), and no
- * instruction the architecture would refuse that error_log could name.
+ * without HAVE_FUNCTION_ARG_ACCESS_API (see probe_kenv_init()), no
+ * instruction the architecture would refuse that error_log could name, and
+ * every register exact at a kprobe taken through ftrace only where ftrace
+ * saves pt_regs.
  */
 int __weak probe_arch_reg(const char *name, struct probe_reg *reg)
 {
@@ -48,6 +50,11 @@ int __weak probe_arch_arg(unsigned int n, struct probe_arg_loc *loc)
 enum probe_insn_verdict __weak probe_arch_insn_check(unsigned long addr)
 {
 	return PROBE_INSN_OK;
+}
+
+bool __weak probe_arch_ftrace_reg(unsigned int offset)
+{
+	return IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS);
 }
 
 /* ptrace's names first: they read the whole word, whatever the arch adds */

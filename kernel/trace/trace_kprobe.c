@@ -259,6 +259,37 @@ static unsigned long tk_sym_lookup(void *priv, const char *name)
 	return kallsyms_lookup_name(name);
 }
 
+/*
+ * Whether every register @tk reads at the function's entry is one that a
+ * kprobe taken through ftrace has exactly (probe_arch_ftrace_reg()): a
+ * kprobe's arguments, a return probe's @entry() arguments and the $argN
+ * it saves.  A return probe's other arguments are read at the return,
+ * which has all registers.  Then the kprobe may take the ftrace path
+ * (KPROBE_FLAG_FTRACE_ARGS); otherwise it keeps the breakpoint, and reads
+ * every register as the probed code left it.
+ */
+static bool tk_entry_regs_in_ftrace(const struct trace_kprobe *tk)
+{
+	const struct tpp_def *def = tk->tp.def;
+	unsigned int i;
+
+	for (i = 0; i < def->nr_args; i++) {
+		const struct tpp_fetch *f = &def->args[i].fetch;
+		unsigned long val = f->val;
+		int src = f->src;
+
+		if (src == TPP_SRC_EARG) {
+			src = tpp_earg_src(val);
+			val = tpp_earg_val(val);
+		} else if (def->is_return && !def->args[i].entry) {
+			continue;
+		}
+		if (src == TPP_SRC_REG && !probe_arch_ftrace_reg(val))
+			return false;
+	}
+	return true;
+}
+
 /* Register the k*probe, armed when the event is enabled */
 static int tk_register_kprobe(struct trace_kprobe *tk)
 {
@@ -282,6 +313,10 @@ static int tk_register_kprobe(struct trace_kprobe *tk)
 		kp->flags &= ~KPROBE_FLAG_DISABLED;
 	else
 		kp->flags |= KPROBE_FLAG_DISABLED;
+	if (tk_entry_regs_in_ftrace(tk))
+		kp->flags |= KPROBE_FLAG_FTRACE_ARGS;
+	else
+		kp->flags &= ~KPROBE_FLAG_FTRACE_ARGS;
 	ret = tk_is_return(tk) ? register_kretprobe(&tk->rp) :
 				 register_kprobe(kp);
 	tk->registered = !ret;

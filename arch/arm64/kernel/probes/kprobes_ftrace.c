@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kprobes taken at a function's ftrace call site instead of through a BRK.
+ *
+ * ftrace_caller saves ftrace_regs, not pt_regs: x0-x8, FP, LR, SP and the
+ * PC after the call site, and restores all of them but SP on the way back.
+ * The kprobes core sends only the kprobes whose users set
+ * KPROBE_FLAG_FTRACE_ARGS here, so the handlers get a pt_regs holding
+ * those, as a BRK at the call site would have them, with every other
+ * general-purpose register zero.  What the handlers change in the saved
+ * registers, a kretprobe's LR or an error injection's PC and x0, goes back
+ * into ftrace_regs.
+ *
+ * The pt_regs lives on the stack, as a BRK's exception frame would.
+ */
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+
+#include <asm/insn.h>
+#include <asm/sysreg.h>
+
+static void kprobe_ftrace_store(struct ftrace_regs *fregs,
+				const struct pt_regs *regs)
+{
+	struct __arch_ftrace_regs *afregs = arch_ftrace_regs(fregs);
+
+	memcpy(afregs->regs, regs->regs, sizeof(afregs->regs));
+	afregs->fp = regs->regs[29];
+	afregs->lr = regs->regs[30];
+	afregs->pc = regs->pc;
+}
+
+/* Called by ftrace with preemption disabled */
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct kprobe_ctlblk *kcb;
+	struct pt_regs regs = {};
+	struct kprobe *p;
+	int bit;
+
+	if (unlikely(kprobe_ftrace_disabled))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	p = get_kprobe((kprobe_opcode_t *)ip);
+	if (unlikely(!p) || kprobe_disabled(p))
+		goto out;
+	if (kprobe_running()) {
+		kprobes_inc_nmissed_count(p);
+		goto out;
+	}
+
+	ftrace_partial_regs(fregs, &regs);
+	regs.pstate |= read_sysreg(daif);
+	/* the PC a BRK at the call site would report */
+	regs.pc = ip;
+
+	kcb = get_kprobe_ctlblk();
+	__this_cpu_write(current_kprobe, p);
+	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	/* a pre_handler that returns non-zero has set the PC to resume at */
+	if (!p->pre_handler || !p->pre_handler(p, &regs)) {
+		regs.pc = ip + AARCH64_INSN_SIZE;
+		if (unlikely(p->post_handler)) {
+			kcb->kprobe_status = KPROBE_HIT_SSDONE;
+			p->post_handler(p, &regs, 0);
+		}
+	}
+	kprobe_ftrace_store(fregs, &regs);
+	__this_cpu_write(current_kprobe, NULL);
+out:
+	ftrace_test_recursion_unlock(bit);
+}
+
+NOKPROBE_SYMBOL(kprobe_ftrace_handler);
+
+int arch_prepare_kprobe_ftrace(struct kprobe *p)
+{
+	p->ainsn.api.insn = NULL;
+	p->ainsn.api.handler = NULL;
+	return 0;
+}
