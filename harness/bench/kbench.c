@@ -51,6 +51,7 @@
 #define SYM "__x64_sys_getppid"
 #define R4 "%di %si %dx %cx"
 #define R8 R4 " %r8 %r9 %ax %bx"
+#define CSREG "%bx"		/* callee-saved; ftrace saves every register */
 #define P "%di"			/* struct pt_regs *regs of the wrapper */
 #define UARG "+112(%di)"	/* regs->di: getppid's ignored 1st arg */
 #define ENTRY_MECH "ftrace"
@@ -67,6 +68,8 @@
 #elif defined(__aarch64__)
 #define SYM "__arm64_sys_getppid"
 #define R4 "%x0 %x1 %x2 %x3"
+/* callee-saved: not in ftrace_regs, so the probe takes the BRK */
+#define CSREG "%x19"
 #define R8 R4 " %x4 %x5 %x6 %x7"
 #define P "%x0"
 #define UARG "+0(%x0)"		/* regs->regs[0] */
@@ -127,6 +130,7 @@ static const struct hcase hcases[] = {
 	{ "kprobe-ustring", ENTRY, USTR },
 	{ "kprobe-comm",    ENTRY, "$comm" },
 	{ "kprobe-16mix",   ENTRY, MIX16 },
+	{ "kprobe-csreg",   ENTRY, CSREG },
 	{ "int3-0",         INT3,  "" },
 	{ "optprobe-0",     OPT,   "" },
 	{ "kretprobe-0",    RET,   "" },
@@ -325,8 +329,17 @@ static const char *mechanism(const char *sym, long off)
 	char want[128], *list = slurp(KPLIST), *line, *save;
 	const char *m = "none";
 
-	/* kallsyms may name the wrapper's alias (__do_sys_getppid) */
-	snprintf(want, sizeof(want), "%s+0x%lx ", strchr(sym + 2, '_'), off);
+	/*
+	 * kallsyms may name the wrapper's alias (__do_sys_getppid).  A probe
+	 * on the entry may sit at the ftrace call site (arm64 takes one there
+	 * when it reads only what ftrace saves): for off 0, any offset does,
+	 * as a case has one probe.
+	 */
+	if (off)
+		snprintf(want, sizeof(want), "%s+0x%lx ",
+			 strchr(sym + 2, '_'), off);
+	else
+		snprintf(want, sizeof(want), "%s+0x", strchr(sym + 2, '_'));
 	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char tmp[512];

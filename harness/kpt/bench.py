@@ -278,8 +278,9 @@ def _note(kind: str, ups: Optional[dict[str, str]],
     if kind != "hit":
         return ""
     # one kernel at least recorded the row; kbench gives each hit a mech=
-    mechs = {r.get("mech", "") for r in (ups, ours) if r}
-    note = "/".join(sorted(mechs))
+    mechs = [r.get("mech", "") for r in (ups, ours) if r]
+    # "brk -> ftrace": how upstream hit, then how ours did
+    note = " -> ".join(mechs) if len(set(mechs)) > 1 else mechs[0]
     if f.get("off") not in (None, "0"):
         note += f" at +{f['off']}"
     return note

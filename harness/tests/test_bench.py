@@ -45,6 +45,14 @@ class Tables(unittest.TestCase):
         self.assertRegex(text, r"int3-0 +930\.8 +- +- +- +int3 at \+17")
         self.assertRegex(text, r"ring-buffer share +327\.8 +234\.0")
 
+    def test_mechanism_change_named_in_order(self):
+        ours = [("hit", "kprobe-0", dict(self.recs["ours"][1][2],
+                                         mech="brk"))]
+        text = "\n".join(bench.icount_tables({"upstream": self.recs[
+            "upstream"], "ours": ours}))
+        self.assertRegex(text, r"kprobe-0 .* ftrace -> brk")
+        self.assertRegex(text, r"(?m)tracing-off .* ftrace$")
+
     def test_bulk_median(self):
         text = "\n".join(bench.bulk_table(self.recs))
         self.assertRegex(text, r"line 10 add +5\.0 +5\.0 +1\.000")
