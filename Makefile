@@ -116,14 +116,17 @@ series-check: deps
 
 check: series-verify
 
-# After the ftracetests, the real clients on our x86_64 kernel (unless
-# ARCH or KERNEL leave that out): make check-clients ARCH=x86_64
-# KERNEL=ours, about 90 s once its kernel flavour is built.
-CHECK_CLIENTS := $(and $(filter x86_64,$(or $(ARCH),x86_64)),$(filter \
-	ours,$(or $(KERNEL),ours)))
+# After the ftracetests, the real clients on our kernel, x86_64 then
+# arm64 (those ARCH names; none unless KERNEL is ours): make
+# check-clients ARCH=A KERNEL=ours, 1-2 min an arch once its kernel is
+# built (arm64 fetches Debian's arm64 builds of the clients the first
+# time).
+CLIENT_ARCHES := $(if $(filter ours,$(or $(KERNEL),ours)),$(filter \
+	x86_64 arm64,$(or $(ARCH),x86_64 arm64)))
 check: deps check-harness unit fuzz-smoke bench-smoke
 	$(PROBETEST) check
-	$(if $(CHECK_CLIENTS),ARCH=x86_64 KERNEL=ours $(PROBETEST) clients)
+	$(foreach a,$(CLIENT_ARCHES),ARCH=$(a) KERNEL=ours $(PROBETEST) \
+		clients &&) true
 
 # Differential test: the same corpus of definitions on KERNEL=upstream and
 # KERNEL=ours (harness/diff/); DIFF_ARGS="--b upstream" checks stability;

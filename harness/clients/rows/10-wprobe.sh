@@ -10,19 +10,24 @@ OLD=$(cat $PANIC)
 echo 'w:wprobes/cpt w@panic_timeout:4 val=+0($addr):s32' >> $T/dynamic_events ||
 	fail "cannot add wprobes/cpt"
 
-# x86 records the value a write leaves (the clients run on x86_64)
+# x86 traps after the access and records the value a write leaves;
+# arm64 traps before it and records the value the write replaces
+case "$(uname -m)" in
+aarch64) V1=$OLD V2=321 ;;
+*) V1=321 V2=654 ;;
+esac
 run perf record -e wprobes:cpt -a -o /tmp/w.data -- sh -c "echo 321 > $PANIC"
 rc_is 0
 run perf script -i /tmp/w.data
 rc_is 0
-has '^ +sh +[0-9]+ .* wprobes:cpt: \(ffff[0-9a-f]+\) val=321$'
+has "^ +sh +[0-9]+ .* wprobes:cpt: \\(ffff[0-9a-f]+\\) val=$V1\$"
 
 cd /tmp
 run trace-cmd record -e wprobes:cpt -o /tmp/w.dat sh -c "echo 654 > $PANIC"
 rc_is 0
 run trace-cmd report -i /tmp/w.dat
 rc_is 0
-has 'cpt: +\(ffff[0-9a-f]+\) val=654$'
+has "cpt: +\\(ffff[0-9a-f]+\\) val=$V2\$"
 
 echo "$OLD" > $PANIC
 echo '-:wprobes/cpt' >> $T/dynamic_events || fail "cannot delete wprobes/cpt"
