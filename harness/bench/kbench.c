@@ -130,6 +130,7 @@ static const struct hcase hcases[] = {
 	{ "kprobe-ustring", ENTRY, USTR },
 	{ "kprobe-comm",    ENTRY, "$comm" },
 	{ "kprobe-16mix",   ENTRY, MIX16 },
+	{ "kprobe-1reg",    ENTRY, P },
 	{ "kprobe-csreg",   ENTRY, CSREG },
 	{ "int3-0",         INT3,  "" },
 	{ "optprobe-0",     OPT,   "" },
