@@ -72,6 +72,10 @@ FOREIGN = ("linux-perf", "trace-cmd", "bpftool", "libtracefs1",
            "libtraceevent-dev", "bash-static", "perf-tools-unstable")
 
 
+# offsetof(struct pt_regs, <third argument register>): %dx, x2
+ARG3_OFFSET = {"amd64": 12 * 8, "arm64": 2 * 8}
+
+
 def _multiarch(arch: archmod.Arch) -> str:
     return {"amd64": "x86_64-linux-gnu",
             "arm64": "aarch64-linux-gnu"}[arch.deb_arch]
@@ -140,6 +144,7 @@ def programs(arch: archmod.Arch, out: str,
         [cc, "-O2", "-Wall", "-o", f"{out}/libbpf_client",
          f"{SRC}/libbpf_client.c", *lib["bpf"]],
         ["clang", "-O2", "-g", "-target", "bpf",
+         f"-DARG3_OFFSET={ARG3_OFFSET[arch.deb_arch]}",
          f"-I/usr/include/{ma}" if native(arch) else
          "-I/usr/aarch64-linux-gnu/include", "-c",
          f"{SRC}/kprobe_counter.bpf.c", "-o", f"{out}/kprobe_counter.bpf.o"],

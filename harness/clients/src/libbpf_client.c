@@ -10,7 +10,7 @@
  *
  *   kprobe_events while attached:
  *   <its content>
- *   hits=<entries> rhits=<returns>
+ *   hits=<entries> rhits=<returns> count64=<entries whose count was 64>
  *   kprobe_events after detach: <N> bytes
  */
 #include <bpf/bpf.h>
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 	struct bpf_link *links[8];
 	struct bpf_program *prog;
 	struct bpf_object *obj;
-	unsigned long long v[2] = { 0, 0 };
+	unsigned long long v[3] = { 0, 0, 0 };
 	int nlinks = 0, map_fd, i;
 	char buf[64];
 
@@ -100,13 +100,13 @@ int main(int argc, char **argv)
 		}
 	}
 	map_fd = bpf_object__find_map_fd_by_name(obj, "counts");
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		__u32 key = i;
 
 		if (bpf_map_lookup_elem(map_fd, &key, &v[i]))
 			perror("bpf_map_lookup_elem");
 	}
-	printf("hits=%llu rhits=%llu\n", v[0], v[1]);
+	printf("hits=%llu rhits=%llu count64=%llu\n", v[0], v[1], v[2]);
 	for (i = 0; i < nlinks; i++)
 		bpf_link__destroy(links[i]);
 	bpf_object__close(obj);
