@@ -257,11 +257,13 @@ def build_commits(repo: str, steps: list[plan.Step]) -> list[str]:
     base_m = git_raw(repo, "show", "base:MAINTAINERS")
     final_m = _patched(base_m, os.path.join(paths.REPO,
                                             plan.MAINTAINERS_PATCH))
-    idx = os.path.join(repo, ".git", "kpt-series-index")
-    if os.path.exists(idx):
-        os.unlink(idx)
     parent, ids, touched = git(repo, "rev-parse", "base^{commit}"), [], set()
-    with tempfile.TemporaryDirectory(dir=paths.root()) as stage:
+    with tempfile.TemporaryDirectory(dir=paths.root()) as tmp:
+        # the index lives and dies with this run: one killed half-way
+        # leaves no index.lock behind to fail the next
+        idx = os.path.join(tmp, "index")
+        stage = os.path.join(tmp, "stage")
+        os.makedirs(stage)
         rp = tree.Replay(tree.pristine(), stage, steps)
         for i, step in enumerate(steps):
             env = _env(step_date(step), idx)
@@ -285,7 +287,6 @@ def build_commits(repo: str, steps: list[plan.Step]) -> list[str]:
                          _message(step), env=env)
             ids.append(parent)
             git(repo, "update-ref", _part_ref(step.part), parent)
-    os.unlink(idx)
     git(repo, "update-ref", BRANCH, parent)
     if _maintainers(base_m, final_m, touched) != final_m:
         raise SystemExit("series: some F: line of MAINTAINERS.patch matches "
@@ -389,6 +390,7 @@ def _cover(path: str, cover: str, part: int,
 # (series-verify, series-check) write theirs: a check may run under any
 # identity, a series to send only under a real one (check_signer()).
 CHECK_OUT = "series-check-out"
+SERIES_LOCK = "series-repo"
 BASE_NAME = "v6.12.117"
 TESTED_ON = ("Debian's linux-source-6.12 6.12.117-1~deb12u1 (v6.12.117 "
              "with Debian's patches)")
@@ -404,13 +406,33 @@ def out_dir(sending: bool) -> str:
 def generate(sending: bool = False) -> tuple[str, int]:
     """The plan as commits, then P-part/*.patch with a cover letter per
     part and each patch's recipients; return (repo, patches).
-    @sending: `make series`, whose signer must be a real person."""
+    @sending: `make series`, whose signer must be a real person.
+    Two runs at once (a series-check in the background, CI's
+    series-verify) take turns at the shared series repo."""
+    with kbuild.locked(SERIES_LOCK):
+        return _generate(sending)
+
+
+def _clear_stale_locks(gitdir: str) -> None:
+    """Remove the *.lock files a killed git left in @gitdir; only
+    called under the lock that every harness user of @gitdir holds."""
+    for top, dirs, names in os.walk(gitdir):
+        if top == gitdir and "worktrees" in dirs:
+            dirs.remove("worktrees")    # series-check's, under its lock
+        for n in names:
+            if n.endswith(".lock"):
+                log(f"series: removing a stale {os.path.join(top, n)}")
+                os.unlink(os.path.join(top, n))
+
+
+def _generate(sending: bool) -> tuple[str, int]:
     if sending:
         check_signer()
     overlay = tree.overlay_files()
     steps = plan.load(overlay)
     plan.validate(steps, overlay, plan.root_patches())
     repo = base_repo()
+    _clear_stale_locks(os.path.join(repo, ".git"))
     ids = build_commits(repo, steps)
     compare_with_tree(repo, steps)
     for part, src in ((plan.FIXES_PART, tree.fixes),
@@ -528,8 +550,15 @@ def patches(part_dir: Optional[str] = None,
 
 
 def verify() -> int:
-    """make series-verify: git am on a fresh unpack, then checkpatch."""
-    repo, n = generate()
+    """make series-verify: git am on a fresh unpack, then checkpatch;
+    under the series lock, so that no other run rewrites the patches
+    while they are applied."""
+    with kbuild.locked(SERIES_LOCK):
+        return _verify()
+
+
+def _verify() -> int:
+    repo, n = _generate(False)
     out_root = out_dir(False)
     am = os.path.join(paths.root(), "series", "am")
     log(f"series: unpacking {tree.KTAR} afresh into {am}")
@@ -761,16 +790,33 @@ def build_each(arches: Collection[str],
     One work tree and one build dir per arch (the check config), patches
     in order, so each build is incremental over the previous patch's.
     """
+    with kbuild.locked(SERIES_LOCK):
+        # the ids are read under the lock that made them; a commit id
+        # then names its tree whatever another run does to the branch
+        repo, _ = _generate(False)
+        sizes = patch_sizes(repo)
+        ids = git(repo, "rev-list", "--reverse", f"base..{BRANCH}").split()
+    over = print_sizes(sizes)
+    with kbuild.locked("series-worktree"):
+        _clear_stale_locks(os.path.join(repo, ".git", "worktrees"))
+        wt = _worktree(repo)
+        bad = _build_ids(repo, wt, ids, [k for k, *_ in sizes], arches,
+                         boot)
+    if over:
+        print(f"FAIL  {over} patch(es) over the size limits (table above)")
+    return bad + over
+
+
+def _build_ids(repo: str, wt: str, ids: list[str], keys: list[str],
+               arches: Collection[str],
+               boot: Optional[Callable[[kbuild.Build, str, str], int]]
+               ) -> int:
+    """build_each()'s loop: commit by commit in @wt; failures."""
     from . import arch as archmod
-    repo, n = generate()
-    over = print_sizes(patch_sizes(repo))
-    wt = _worktree(repo)
-    ids = git(repo, "rev-list", "--reverse", f"base..{BRANCH}").split()
-    bad = 0
+    bad, n = 0, len(ids)
     passed = os.path.join(paths.root(), "series", "passed")
     os.makedirs(passed, exist_ok=True)
     only = os.environ.get("SERIES_PATCHES", "").split()
-    keys = [k for k, *_ in patch_sizes(repo)]
     for i, cid in enumerate(ids, 1):
         subject = git(repo, "log", "-1", "--format=%s", cid)
         if only and keys[i - 1] not in only:
@@ -810,9 +856,7 @@ def build_each(arches: Collection[str],
                 b.make("modules_install", f"INSTALL_MOD_PATH={modroot}",
                        "INSTALL_MOD_STRIP=1", logf=open(logf, "a"))
                 bad += boot(b, wt, keys[i - 1])
-    if over:
-        print(f"FAIL  {over} patch(es) over the size limits (table above)")
-    return bad + over
+    return bad
 
 
 def _warnings(logf: str) -> list[str]:

@@ -394,3 +394,27 @@ class Sending(unittest.TestCase):
         self.assertIn("v6.12.117.", series.base_text(1))
         self.assertIn("v6.12.117 with parts 1-2 of", series.base_text(3))
         self.assertIn("Debian's linux-source-6.12", series.base_text(2))
+
+
+class StaleLocks(unittest.TestCase):
+    """A run killed half-way leaves git's *.lock files in the series
+    repo; the next run, holding the series lock, removes them, but not
+    those of series-check's work tree, which has a lock of its own."""
+
+    def test_clears_repo_locks_keeps_worktree_locks(self):
+        with tempfile.TemporaryDirectory() as gitdir:
+            wt = os.path.join(gitdir, "worktrees", "series")
+            refs = os.path.join(gitdir, "refs", "heads")
+            os.makedirs(wt)
+            os.makedirs(refs)
+            stale = [os.path.join(gitdir, "kpt-series-index.lock"),
+                     os.path.join(refs, "series-part1.lock")]
+            live = os.path.join(wt, "index.lock")
+            for f in [*stale, live, os.path.join(gitdir, "HEAD")]:
+                open(f, "w").close()
+            with mock.patch.object(series, "log"):
+                series._clear_stale_locks(gitdir)
+            self.assertEqual([os.path.exists(f) for f in stale],
+                             [False, False])
+            self.assertTrue(os.path.exists(live))
+            self.assertTrue(os.path.exists(os.path.join(gitdir, "HEAD")))
