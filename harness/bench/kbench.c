@@ -57,14 +57,8 @@
 #define ENTRY_MECH "ftrace"
 #define ARG8 "$arg1 $arg2 $arg3 $arg4 $arg5 $arg6 $arg7 $arg8"
 #define ARG2 "$arg1 $arg2"
-/*
- * An fprobe names the function as ftrace does (the wrapper is an alias
- * of it), and BTF gives it one parameter: its 4 arguments read through it.
- */
+/* An fprobe names the function as ftrace does (the wrapper is an alias) */
 #define FSYM "__do_sys_getppid"
-#define FARG4 "$arg1 +0($arg1):u64 +8($arg1):u64 +16($arg1):u64"
-#define FRET4 "$retval $arg1 +0($arg1):u64 +8($arg1):u64"
-#define FPROBE_ARGS(a) a
 #elif defined(__aarch64__)
 #define SYM "__arm64_sys_getppid"
 #define R4 "%x0 %x1 %x2 %x3"
@@ -77,12 +71,18 @@
 /* BTF knows __arm64_sys_getppid(const struct pt_regs *): only $arg1 */
 #define ARG8 NULL
 #define ARG2 "$arg1 %x4"
-/* 6.12 has fprobe (and tprobe) events on x86_64 only */
 #define FSYM SYM
-#define FPROBE_ARGS(a) NULL
 #else
 #error "kbench: x86_64 or arm64"
 #endif
+
+/*
+ * BTF gives the fprobe's function one parameter, a pointer: the 4
+ * arguments read through it.  The kernel may have no fprobe events at
+ * all (have_fprobes()).
+ */
+#define FARG4 "$arg1 +0($arg1):u64 +8($arg1):u64 +16($arg1):u64"
+#define FRET4 "$retval $arg1 +0($arg1):u64 +8($arg1):u64"
 
 #define DEREF4 "+0(" P "):u64 +8(" P "):u64 +16(" P "):u64 +24(" P "):u64"
 #define KSTR "@init_uts_ns:string"	/* "Linux", init_uts_ns.name.sysname */
@@ -144,11 +144,11 @@ static const struct hcase hcases[] = {
 	{ "uprobe-4reg",    UPROBE, R4 },
 	{ "uprobe-string",  UPROBE, UARGSTR },
 	{ "uretprobe-retval", URET, "$retval" },
-	{ "fprobe-0",       FENTRY, FPROBE_ARGS("") },
-	{ "fprobe-4arg",    FENTRY, FPROBE_ARGS(FARG4) },
-	{ "fexit-0",        FEXIT, FPROBE_ARGS("") },
-	{ "fexit-4arg",     FEXIT, FPROBE_ARGS(FRET4) },
-	{ "tprobe-0",       TPROBE, FPROBE_ARGS("") },
+	{ "fprobe-0",       FENTRY, "" },
+	{ "fprobe-4arg",    FENTRY, FARG4 },
+	{ "fexit-0",        FEXIT, "" },
+	{ "fexit-4arg",     FEXIT, FRET4 },
+	{ "tprobe-0",       TPROBE, "" },
 	{ "eprobe-0",       EPROBE, "" },
 	{ "eprobe-2field",  EPROBE, EP_FIELDS },
 };
@@ -699,13 +699,24 @@ static void run_watch_event(const char *name, const char *file,
 	fflush(stdout);
 }
 
-static int have_wprobes(void)
+/* Whether tracefs README documents a definition starting with @head */
+static int readme_has(const char *head)
 {
 	char *readme = slurp(TRACEFS "/README");
-	int yes = readme && strstr(readme, "w[:[<group>/][<event>]]");
+	int yes = readme && strstr(readme, head);
 
 	free(readme);
 	return yes;
+}
+
+static int have_wprobes(void)
+{
+	return readme_has("w[:[<group>/][<event>]]");
+}
+
+static int have_fprobes(void)
+{
+	return readme_has("f[:[<group>/][<event>]]");
 }
 
 static void suite_watch(void)
@@ -842,6 +853,11 @@ static void run_hcase(const struct hcase *c)
 
 	if (!c->args) {
 		printf("@@KB skip %s not on this arch\n", c->name);
+		return;
+	}
+	if ((c->how == FENTRY || c->how == FEXIT || c->how == TPROBE) &&
+	    !have_fprobes()) {
+		printf("@@KB skip %s no fprobe events\n", c->name);
 		return;
 	}
 	if (c->how == INT3 || c->how == OPT) {

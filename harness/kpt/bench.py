@@ -74,7 +74,7 @@ class Params:
         if smoke:
             self.suites = ["hit", "floor", "scale", "watch", "bulk"]
             self.iters, self.rounds = 2000, 1
-            # one case of each probe type (fprobe and tprobe: x86_64)
+            # one case of each probe type
             self.cases = ("kprobe-0,kretprobe-retval,filter-drop,"
                           "floor-kprobe,uprobe-string,uretprobe-retval,"
                           "fexit-4arg,tprobe-0,eprobe-2field,"

@@ -18,14 +18,21 @@
  * defined before the module is loaded: it waits, registers when the
  * module comes and unregisters, to wait again, when it goes.
  *
+ * A kernel without fprobe (arm64, whose ftrace saves no pt_regs) takes
+ * the same events through kprobes on the function's ftrace call site,
+ * with KPROBE_FLAG_FTRACE_ARGS: a definition here reads no register but
+ * the arguments, the stack pointer and the return value, all of which
+ * ftrace saves.  The hook functions below are the only difference.
+ *
  * Locking: definitions, events, registration and the dyn_event list change
  * under event_mutex; the handlers read the event's flags and trace files
- * under RCU (fprobe handlers run with preemption disabled).
+ * under RCU (fprobe and kprobe handlers run with preemption disabled).
  */
 #define pr_fmt(fmt)	"trace_fprobe: " fmt
 
 #include <linux/ctype.h>
 #include <linux/fprobe.h>
+#include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -50,18 +57,27 @@
  * @tpoint: a tprobe's tracepoint; NULL while its module is not loaded
  * @mod: the module @tpoint lives in, or NULL; not referenced: the module
  *	notifier clears it before the module goes
- * @registered: @fp is registered (and, for a tprobe, the stub is on
- *	@tpoint)
+ * @registered: the hook is registered (and, for a tprobe, the stub is
+ *	on @tpoint)
  * @fp: the fprobe; set up again before every registration
+ * @rp: without fprobe, the kprobe (@rp.kp) or kretprobe on the ftrace
+ *	call site; set up again before every registration
+ * @entry_ip: without fprobe, the address of the probed function, which
+ *	the records show as fprobe's do
  *
- * @tpoint, @mod, @registered and @fp change under event_mutex.
+ * @tpoint, @mod, @registered and the hook change under event_mutex.
  */
 struct trace_fprobe {
 	struct trace_probe tp;
 	struct tracepoint *tpoint;
 	struct module *mod;
 	bool registered;
+#ifdef CONFIG_FPROBE
 	struct fprobe fp;
+#else
+	struct kretprobe rp;
+	unsigned long entry_ip;
+#endif
 };
 
 /* Defined with their callbacks, below */
@@ -111,6 +127,10 @@ static nokprobe_inline void tf_hit(const struct trace_fprobe *tf,
 		probe_ip_perf(&tf->tp, regs, edata, entry_ip, is_ret, ret_ip);
 }
 
+#ifdef CONFIG_FPROBE
+
+/* ---- The hook: an fprobe ---- */
+
 static int tf_entry_handler(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct pt_regs *regs,
 			    void *entry_data)
@@ -147,13 +167,6 @@ static void tf_exit_handler(struct fprobe *fp, unsigned long entry_ip,
 
 NOKPROBE_SYMBOL(tf_exit_handler);
 
-/* ---- Registration with fprobe and tracepoints ---- */
-
-static unsigned long tf_sym_lookup(void *priv, const char *name)
-{
-	return kallsyms_lookup_name(name);
-}
-
 /*
  * fprobe keeps state in struct fprobe that unregister_fprobe() does not
  * reset, so it gets a fresh one for every registration.
@@ -175,6 +188,177 @@ static void tf_setup_fprobe(struct trace_fprobe *tf)
 	}
 	if (!probe_event_enabled(tf->tp.ev))
 		fp->flags |= FPROBE_FL_DISABLED;
+}
+
+/* Hook the function at @func (a tracepoint's stub) */
+static int tf_hook_addr(struct trace_fprobe *tf, unsigned long func)
+{
+	tf_setup_fprobe(tf);
+	return register_fprobe_ips(&tf->fp, &func, 1);
+}
+
+/*
+ * register_fprobe() fills the filter with the symbol and frees it again
+ * when it fails: a failure leaves nothing behind.
+ */
+static int tf_hook_name(struct trace_fprobe *tf)
+{
+	tf_setup_fprobe(tf);
+	return register_fprobe(&tf->fp, tf->tp.def->symbol, NULL);
+}
+
+static void tf_unhook(struct trace_fprobe *tf)
+{
+	unregister_fprobe(&tf->fp);
+}
+
+static void tf_hook_enable(struct trace_fprobe *tf, bool on)
+{
+	if (on)
+		enable_fprobe(&tf->fp);
+	else
+		disable_fprobe(&tf->fp);
+}
+
+/* fprobe takes every function ftrace can trace */
+static int tf_hook_refused(unsigned long func)
+{
+	return TPP_E_NONE;
+}
+
+#else /* !CONFIG_FPROBE */
+
+/* ---- The hook: a kprobe or kretprobe taken through ftrace ---- */
+
+static int tf_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct trace_fprobe *tf = container_of(kp, struct trace_fprobe, rp.kp);
+
+	tf_hit(tf, regs, NULL, tf->entry_ip, false, 0);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(tf_kprobe_handler);
+
+/* The probe of a kretprobe instance; NULL while it is unregistered */
+static nokprobe_inline struct trace_fprobe *tf_of_instance(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	return rp ? container_of(rp, struct trace_fprobe, rp) : NULL;
+}
+
+/* A return probe that reads $argN or @entry() saves them on the way in */
+static int tf_save_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct trace_fprobe *tf = tf_of_instance(ri);
+
+	if (tf)
+		probe_prog_save_entry(tf->tp.prog, regs, (unsigned long *)ri->data);
+	return tf ? 0 : -ENOENT;
+}
+
+NOKPROBE_SYMBOL(tf_save_entry);
+
+static int tf_return_handler(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct trace_fprobe *tf = tf_of_instance(ri);
+	unsigned long *edata = (unsigned long *)ri->data;
+
+	if (tf)
+		tf_hit(tf, regs, probe_prog_edata_size(tf->tp.prog) ? edata : NULL,
+		       tf->entry_ip, true, get_kretprobe_retaddr(ri));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(tf_return_handler);
+
+static int tf_register_kprobe(struct trace_fprobe *tf)
+{
+	struct kretprobe *rp = &tf->rp;
+	unsigned int size = probe_prog_edata_size(tf->tp.prog);
+
+	if (!tf_is_return(tf)) {
+		rp->kp.pre_handler = tf_kprobe_handler;
+		return register_kprobe(&rp->kp);
+	}
+	rp->handler = tf_return_handler;
+	rp->maxactive = tf->tp.def->maxactive;
+	if (size) {
+		rp->entry_handler = tf_save_entry;
+		rp->data_size = size;
+	}
+	return register_kretprobe(rp);
+}
+
+static void tf_unhook(struct trace_fprobe *tf)
+{
+	if (tf_is_return(tf))
+		unregister_kretprobe(&tf->rp);
+	else
+		unregister_kprobe(&tf->rp.kp);
+}
+
+/*
+ * Hook the function at @func.  With KPROBE_FLAG_FTRACE_ARGS, the kprobes
+ * core moves a probe on a function's entry to its ftrace call site.  A
+ * function ftrace cannot trace is refused with -EINVAL, as fprobe refuses
+ * it, and never gets a breakpoint.  The kprobes core keeps state in
+ * struct kretprobe, so it is set up afresh for every registration.
+ */
+static int tf_hook_addr(struct trace_fprobe *tf, unsigned long func)
+{
+	struct kretprobe *rp = &tf->rp;
+	int ret;
+
+	if (!ftrace_location(func))
+		return -EINVAL;
+	memset(rp, 0, sizeof(*rp));
+	rp->kp.addr = (kprobe_opcode_t *)func;
+	rp->kp.flags = KPROBE_FLAG_FTRACE_ARGS;
+	if (!probe_event_enabled(tf->tp.ev))
+		rp->kp.flags |= KPROBE_FLAG_DISABLED;
+	tf->entry_ip = func;
+	ret = tf_register_kprobe(tf);
+	if (!ret && !kprobe_ftrace(&rp->kp)) {
+		tf_unhook(tf);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* "[MOD:]SYM" names a function's start, as in a kprobe definition */
+static int tf_hook_name(struct trace_fprobe *tf)
+{
+	unsigned long func = kallsyms_lookup_name(tf->tp.def->symbol);
+
+	return func ? tf_hook_addr(tf, func) : -ENOENT;
+}
+
+static void tf_hook_enable(struct trace_fprobe *tf, bool on)
+{
+	if (on)
+		enable_kprobe(&tf->rp.kp);
+	else
+		disable_kprobe(&tf->rp.kp);
+}
+
+/* Why kprobes refuse @func, which ftrace can trace */
+static int tf_hook_refused(unsigned long func)
+{
+	if (arch_within_kprobe_blacklist(func))
+		return TPP_E_KPROBES_AREA;
+	return within_kprobe_blacklist(func) ? TPP_E_BLACKLISTED : TPP_E_NONE;
+}
+
+#endif /* CONFIG_FPROBE */
+
+/* ---- Registration with tracepoints and the hook ---- */
+
+static unsigned long tf_sym_lookup(void *priv, const char *name)
+{
+	return kallsyms_lookup_name(name);
 }
 
 /*
@@ -215,19 +399,10 @@ static int tf_register_tpoint(struct trace_fprobe *tf)
 		if (ret < 0)
 			return ret;
 	}
-	ret = register_fprobe_ips(&tf->fp, &ip, 1);
+	ret = tf_hook_addr(tf, ip);
 	if (ret && !shared)
 		tracepoint_probe_unregister(tpoint, tpoint->probestub, NULL);
 	return ret;
-}
-
-/*
- * register_fprobe() fills the filter with the symbol and frees it again
- * when it fails: a failure leaves nothing behind.
- */
-static int tf_register_by_name(struct trace_fprobe *tf)
-{
-	return register_fprobe(&tf->fp, tf->tp.def->symbol, NULL);
 }
 
 /* Register @tf, armed when its event is enabled; a waiting tprobe waits */
@@ -246,11 +421,10 @@ static int tf_register_fprobe(struct trace_fprobe *tf)
 		return ret;
 	if (tf_is_tpoint(tf) && !tf->tpoint)
 		return 0;
-	tf_setup_fprobe(tf);
 	if (tf_is_tpoint(tf))
 		ret = tf_register_tpoint(tf);
 	else
-		ret = tf_register_by_name(tf);
+		ret = tf_hook_name(tf);
 	tf->registered = !ret;
 	return ret;
 }
@@ -260,7 +434,7 @@ static void tf_unregister_fprobe(struct trace_fprobe *tf)
 	lockdep_assert_held(&event_mutex);
 	if (!tf->registered)
 		return;
-	unregister_fprobe(&tf->fp);
+	tf_unhook(tf);
 	if (tf_is_tpoint(tf) && !tf_stub_shared(tf, tf->tpoint))
 		tracepoint_probe_unregister(tf->tpoint, tf->tpoint->probestub,
 					    NULL);
@@ -273,7 +447,7 @@ static void tf_disarm(struct probe_event *ev)
 
 	list_for_each_entry(tf, &ev->members, tp.member)
 		if (tf->registered)
-			disable_fprobe(&tf->fp);
+			tf_hook_enable(tf, false);
 }
 
 static int tf_arm(struct probe_event *ev)
@@ -282,7 +456,7 @@ static int tf_arm(struct probe_event *ev)
 
 	list_for_each_entry(tf, &ev->members, tp.member)
 		if (tf->registered)
-			enable_fprobe(&tf->fp);
+			tf_hook_enable(tf, true);
 	return 0;
 }
 
@@ -535,6 +709,7 @@ static int tf_attach(struct trace_probe *tp)
 /*
  * ftrace refuses a function without an ftrace site with -EINVAL, as it
  * does a pattern that matches nothing: name the first for error_log.
+ * Without fprobe, kprobes also refuse what they must not probe.
  */
 static int tf_refused(const struct trace_probe *tp, int ret)
 {
@@ -545,8 +720,9 @@ static int tf_refused(const struct trace_probe *tp, int ret)
 	addr = kallsyms_lookup_name(tp->def->symbol);
 	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &off))
 		return TPP_E_NONE;
-	return ftrace_location_range(addr, addr + size - 1) ? TPP_E_NONE :
-							       TPP_E_NOTRACE;
+	if (!ftrace_location_range(addr, addr + size - 1))
+		return TPP_E_NOTRACE;
+	return tf_hook_refused(addr);
 }
 
 static void tf_detach(struct trace_probe *tp)
