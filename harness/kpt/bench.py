@@ -168,7 +168,7 @@ def parse(lines: Iterable[str]) -> list[Record]:
         m = _RECORD.search(line)
         if m:
             fields = dict(_FIELD.findall(m.group(3)))
-            if m.group(1) == "error":
+            if m.group(1) in ("error", "skip"):
                 fields["why"] = f"{m.group(2)}{m.group(3)}"
             recs.append((m.group(1), m.group(2), fields))
     return recs
@@ -244,6 +244,12 @@ def icount_tables(recs: Mapping[str, list[Record]]) -> list[str]:
         up_v = _num(ups.get(key)) if ups else None
         our_v = _num(ours.get(key)) if ours else None
         note = _note(kind, ups, ours)
+        # a row one kernel skipped says why: 6.12 has no arm64 fprobes
+        for k, r in (("upstream", ups), ("ours", ours)):
+            skip = by[k].get(("skip", name))
+            if not r and skip:
+                why = skip["why"].split(" ", 1)[1:]
+                note += f"; {k}: {why[0] if why else 'skipped'}"
         label = f"base {name}/call" if kind == "base" else name
         if kind == "scale":
             # some kernel recorded each row of names: ups or ours is set

@@ -53,6 +53,14 @@ class Tables(unittest.TestCase):
         self.assertRegex(text, r"kprobe-0 .* ftrace -> brk")
         self.assertRegex(text, r"(?m)tracing-off .* ftrace$")
 
+    def test_a_row_one_kernel_skipped_says_why(self):
+        up = bench.parse(["@@KB skip fprobe-0 no fprobe events"])
+        ours = bench.parse(["@@KB hit fprobe-0 base=241.3 probed=739.5 "
+                            "delta=498.2 mech=fprobe off=0"])
+        text = "\n".join(bench.icount_tables({"upstream": up, "ours": ours}))
+        self.assertRegex(text, r"fprobe-0 +- +498\.2 .* fprobe; upstream: "
+                         r"no fprobe events$")
+
     def test_bulk_median(self):
         text = "\n".join(bench.bulk_table(self.recs))
         self.assertRegex(text, r"line 10 add +5\.0 +5\.0 +1\.000")
