@@ -398,6 +398,10 @@ def _options() -> tuple[argparse.ArgumentParser, ...]:
     flavour.add_argument("--kcsan", action="store_true",
                          default=_env_flag("KCSAN"),
                          help="the KCSAN flavour (check-debug: its lane)")
+    flavour.add_argument("--bti", action="store_true",
+                         default=_env_flag("BTI"),
+                         help="arm64 with BTI and pointer authentication "
+                         "in the kernel")
     boot = argparse.ArgumentParser(add_help=False)
     boot.add_argument("--timeout", type=int,
                       default=int(os.environ.get("TIMEOUT") or 0))
@@ -463,7 +467,7 @@ COMMANDS = {
 
 # what a command that does not take an option sees
 _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
-                 kcsan=False, timeout=0, append="", script=None,
+                 kcsan=False, bti=False, timeout=0, append="", script=None,
                  icount=False, tests="", save_baseline=False, group=[],
                  log=None, targets=[], args=[], mode=None)
 

@@ -28,9 +28,10 @@ _OPT = re.compile(r"^(CONFIG_\w+)=(.*)$")
 _OFF = re.compile(r"^# (CONFIG_\w+) is not set$")
 
 
-# Kernel flavours: "" (make check), "debug" (DEBUG=1: KASAN, lockdep, ...)
-# and "kcsan" (KCSAN=1), each a fragment on top of base + arch.
-FLAVOURS = ("", "debug", "kcsan")
+# Kernel flavours: "" (make check), "debug" (DEBUG=1: KASAN, lockdep, ...),
+# "kcsan" (KCSAN=1) and "bti" (BTI=1, arm64: BTI and pointer
+# authentication in the kernel), each a fragment on top of base + arch.
+FLAVOURS = ("", "debug", "kcsan", "bti")
 
 # kernel/trace/Makefile keeps KCSAN out of the whole directory (the
 # function tracer must not recurse into the KCSAN runtime).  The probe
@@ -100,7 +101,7 @@ class Build:
     @property
     def debug(self) -> bool:
         """A sanitizer flavour: slow to boot and to run"""
-        return bool(self.flavour)
+        return self.flavour in ("debug", "kcsan")
 
     def make_vars(self) -> list[str]:
         """Variables the flavour sets on make's command line"""
@@ -109,7 +110,9 @@ class Build:
         return [f"KCSAN_SANITIZE_{o}.o=y" for o in kcsan.PROBE_OBJECTS]
 
     def make(self, *targets: str, logf: Optional[IO[str]] = None) -> int:
-        cc = f"{self.arch.cross}gcc"
+        # ARM64_BTI_KERNEL depends on !CC_IS_GCC: that flavour is clang's
+        llvm = ["LLVM=1"] if self.flavour == "bti" else []
+        cc = "clang" if llvm else f"{self.arch.cross}gcc"
         if shutil.which("ccache"):
             cc = f"ccache {cc}"
         env = dict(os.environ,
@@ -126,7 +129,7 @@ class Build:
         assert self.src is not None
         cmd = ["make", "-C", self.src, f"O={self.dir}",
                f"ARCH={self.arch.kernel_arch}",
-               f"CROSS_COMPILE={self.arch.cross}", f"CC={cc}",
+               f"CROSS_COMPILE={self.arch.cross}", f"CC={cc}", *llvm,
                f"-j{(os.cpu_count() or 1) + 1}", *self.make_vars(), *targets]
         r = subprocess.run(cmd, env=env, stdout=logf, stderr=subprocess.STDOUT,
                            stdin=subprocess.DEVNULL)

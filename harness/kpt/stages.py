@@ -42,6 +42,8 @@ def flavour(args: argparse.Namespace) -> str:
     """The kernel flavour the options ask for (kbuild.FLAVOURS)"""
     if args.kcsan:
         return "kcsan"
+    if getattr(args, "bti", False):
+        return "bti"
     return "debug" if args.debug else ""
 
 
