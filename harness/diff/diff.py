@@ -592,6 +592,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = p.parse_args(argv)
 
     rules = load_rules(args.deliberate)
+    # an arch's own differences (arm64 6.12 has no fprobe events)
+    arch = args.emit or args.arch
+    rules += load_rules(os.path.join(HERE, f"deliberate-{arch}.txt"))
     if args.emit:
         if args.emit not in ARCHES:
             raise SystemExit(f"--emit: arch is one of {ARCHES}")
