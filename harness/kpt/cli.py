@@ -101,7 +101,7 @@ def _check_arch(args: argparse.Namespace,
                 totals: dict[bool, int]) -> None:
     b, base, testsrc = prepared
     name = b.arch.name
-    exp = expect.load(name, args.kernel)
+    exp = expect.load(name, args.kernel, flavour=b.flavour)
     cases = check.order(check.select(testsrc, args.tests), exp)
     rundir, res, rows = _run_cases(args, b, base, "check", cases, exp)
     for key, result, ok, note in rows:

@@ -1,6 +1,7 @@
 """Per-arch expectations: results other than PASS that are known and why.
 
-File harness/expect/<arch>.txt, one entry a line, '#' comments:
+File harness/expect/<arch>.txt, one entry a line, '#' comments, and for
+a kernel flavour harness/expect/<arch>-<flavour>.txt over it:
 
   <case> <RESULT> <kernels> <reason...>
   console <case-glob> <kernels> /<regex>/ <reason...>
@@ -61,7 +62,20 @@ def _console_entry(rest: str, kernel: str, where: str
     return (m.group(1), re.compile(m.group(3)), m.group(4))
 
 
-def load(archname: str, kernel: str, path: Optional[str] = None) -> Expect:
+def load(archname: str, kernel: str, path: Optional[str] = None,
+         flavour: str = "") -> Expect:
+    """<arch>.txt's entries for @kernel, then those of <arch>-<flavour>.txt
+    (a kernel flavour's own: BTI=1 is built with clang) over them."""
+    exp = _load(archname, kernel, path)
+    extra = os.path.join(DIR, f"{archname}-{flavour}.txt")
+    if flavour and not path and os.path.exists(extra):
+        more = _load(archname, kernel, extra)
+        exp.results.update(more.results)
+        exp.console += more.console
+    return exp
+
+
+def _load(archname: str, kernel: str, path: Optional[str] = None) -> Expect:
     path = path or os.path.join(DIR, f"{archname}.txt")
     exp = Expect({}, [])
     if not os.path.exists(path):

@@ -1,10 +1,12 @@
 """check.compare_wide() and check.fixes_table(): what make check-wide and
-make check-fixes report."""
+make check-fixes report; the expectations a flavour adds."""
 
+import os
+import tempfile
 import unittest
 from unittest import mock
 
-from kpt import check, plan
+from kpt import check, expect, plan
 
 
 def rows(*pairs, console=()):
@@ -110,3 +112,24 @@ class FixesTable(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FlavourExpectations(unittest.TestCase):
+    """A flavour's file (arm64-bti.txt) adds to and overrides its arch's
+    entries for that flavour only."""
+
+    def test_flavour_file_over_the_arch_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "arm64.txt"), "w") as f:
+                f.write("test.d/a.tc FAIL all why a\n"
+                        "test.d/b.tc FAIL all why b\n")
+            with open(os.path.join(d, "arm64-bti.txt"), "w") as f:
+                f.write("test.d/b.tc UNRESOLVED all why b under bti\n")
+            with mock.patch.object(expect, "DIR", d):
+                plain = expect.load("arm64", "ours")
+                bti = expect.load("arm64", "ours", flavour="bti")
+                debug = expect.load("arm64", "ours", flavour="debug")
+        self.assertEqual(plain.results["test.d/b.tc"][0], "FAIL")
+        self.assertEqual(bti.results["test.d/b.tc"][0], "UNRESOLVED")
+        self.assertEqual(bti.results["test.d/a.tc"][0], "FAIL")
+        self.assertEqual(debug.results, plain.results)
