@@ -24,10 +24,12 @@ WIDE_DIRS = ("test.d/00basic", "test.d/event", "test.d/filter",
              "test.d/tracer", "test.d/trigger", "test.d/trigger/inter-event")
 PASSING = ("PASS", "XFAIL")
 # Built-in KUnit suites that must report: (config option, case).  Ours,
-# and the kprobes suite, which the arm64 config builds in for kprobes
-# taken through ftrace.
+# the kprobes suite, which the arm64 config builds in for kprobes taken
+# through ftrace, and part 1's arm64 hw_breakpoint suite.
 KUNIT_SUITES = [("CONFIG_PROBE_EVENTS_KUNIT_TEST", "kunit/trace_probe_parser"),
-                ("CONFIG_KPROBES_SANITY_TEST", "kunit/kprobes_test")]
+                ("CONFIG_KPROBES_SANITY_TEST", "kunit/kprobes_test"),
+                ("CONFIG_ARM64_HW_BREAKPOINT_KUNIT_TEST",
+                 "kunit/arm64_hw_breakpoint_step")]
 PER_CASE_TIMEOUT = 300
 # ftrace-run.sh prints at least once per case and abandons a case after
 # PER_CASE_TIMEOUT: longer silence means a hung guest.
