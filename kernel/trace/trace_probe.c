@@ -2328,11 +2328,18 @@ static bool span_digits(const char *s, unsigned int len)
 	return true;
 }
 
+/* What follows a ':' is a length, not MOD:SYM's symbol: no symbol is */
+static bool watch_len_start(const char *s, unsigned int len)
+{
+	return !len || isdigit(s[0]) || s[0] == '+' || s[0] == '-';
+}
+
 /*
- * ":LEN" ends the word when what follows its last ':' is all digits (or
- * nothing); otherwise that ':' is MOD:SYM's.  @at is the offset of the
- * place in word 1, @len the rest of the word; *@place_len is set to the
- * length of the place.
+ * ":LEN" ends the word when what follows its last ':' starts as a number
+ * does (or is nothing); otherwise that ':' is MOD:SYM's.  LEN is decimal
+ * digits, and only one: a second ':' before it that a number follows is a
+ * length too many.  @at is the offset of the place in word 1, @len the
+ * rest of the word; *@place_len is set to the length of the place.
  */
 static int parse_watch_len(struct tpp_state *st, unsigned int at,
 			   unsigned int len, unsigned int *place_len)
@@ -2341,19 +2348,25 @@ static int parse_watch_len(struct tpp_state *st, unsigned int at,
 	const char *colon = span_rchr(s, len, ':');
 	struct tpp_watch *watch = &st->def->watch;
 	unsigned int n = colon ? len - (colon + 1 - s) : 0;
+	unsigned int start = st->word[1].start + at;
 	unsigned long v;
 
 	watch->len = sizeof(long);
 	watch->len_pos = st->word[1].start + st->word[1].len;
 	*place_len = len;
-	if (!colon || (n && !span_digits(colon + 1, n)))
+	if (!colon || !watch_len_start(colon + 1, n))
 		return 0;
 	*place_len = colon - s;
-	watch->len_pos = st->word[1].start + at + *place_len + 1;
-	if (!n || span_ul(colon + 1, n, 10, &v) ||
+	watch->len_pos = start + *place_len + 1;
+	if (!n || !span_digits(colon + 1, n) ||
+	    span_ul(colon + 1, n, 10, &v) ||
 	    (v != 1 && v != 2 && v != 4 && v != 8))
 		return tpp_error_set(st->err, TPP_E_WATCH_LEN, watch->len_pos,
 				     -EINVAL);
+	colon = span_rchr(s, *place_len, ':');
+	if (colon && watch_len_start(colon + 1, *place_len - (colon + 1 - s)))
+		return tpp_error_set(st->err, TPP_E_WATCH_LEN,
+				     start + (colon + 1 - s), -EINVAL);
 	watch->len = v;
 	return 0;
 }
