@@ -1284,7 +1284,7 @@ static void test_wprobe(void)
 	CHECK(!IS_ERR(def) && !def->watch.unset);
 	tpp_free(def);
 	def = tpp_parse_wprobe("w w@-1+8", &env_x86, &err);
-	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_PLACE &&
+	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_WATCH_SIGN &&
 	      err.pos == 4);
 	/* no place: the caret goes after the command */
 	def = tpp_parse_wprobe("w:ev", &env_x86, &err);

@@ -2407,6 +2407,9 @@ static int parse_watch_place(struct tpp_state *st, unsigned int at,
 		st->def->watch.unset = true;
 		return 0;
 	}
+	if (s[0] == '+' || s[0] == '-')
+		return tpp_error_set(st->err, TPP_E_WATCH_SIGN,
+				     st->def->place_pos, -EINVAL);
 	if (!isdigit(s[0]))
 		return parse_watch_symbol(st, s, len);
 	if (span_ul(s, len, 0, &st->def->addr))

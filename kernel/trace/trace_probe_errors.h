@@ -137,6 +137,7 @@ TPP_ERR(WATCH_UNMAPPED,	"Nothing is mapped at this address")
 TPP_ERR(WATCH_SLOTS,	"No free watchpoint slot: perf, ptrace, kgdb or other wprobes hold them")
 TPP_ERR(WATCH_OURS,	"Every watchpoint slot is taken by other wprobes")
 TPP_ERR(WATCH_TAKEN,	"Another wprobe event watches some of these bytes")
+TPP_ERR(WATCH_SIGN,	"A watched address has no sign; -1 alone marks one set_wprobe places")
 /* Ours: the set_wprobe and clear_wprobe triggers of wprobes */
 TPP_ERR(WTRIG_SET,	"set_wprobe takes <wprobe>:<field>[+<offset>][:<count>]")
 TPP_ERR(WTRIG_CLEAR,	"clear_wprobe takes <wprobe>[:<field>[+<offset>]][:<count>]")
