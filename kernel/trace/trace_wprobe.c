@@ -127,11 +127,20 @@ static void tw_handler(struct perf_event *bp, struct perf_sample_data *data,
 	struct trace_wprobe *tw = bp->overflow_handler_context;
 	unsigned int flags = READ_ONCE(tw->tp.ev->flags);
 	unsigned long ip = instruction_pointer(regs);
+	unsigned long addr = bp->attr.bp_addr;
 
+	/*
+	 * $addr is what the breakpoint that trapped watches.  A wprobe being
+	 * moved has its new address (0 for none) before each CPU's
+	 * breakpoint is moved, which disables it first: a hit of one not
+	 * moved yet is at an address the wprobe no longer watches.
+	 */
+	if (addr != READ_ONCE(tw->addr))
+		return;
 	if (flags & PROBE_EVENT_F_TRACE)
-		probe_ip_trace(&tw->tp, regs, &tw->addr, ip, false, 0);
+		probe_ip_trace(&tw->tp, regs, &addr, ip, false, 0);
 	if (flags & PROBE_EVENT_F_PERF)
-		probe_ip_perf(&tw->tp, regs, &tw->addr, ip, false, 0);
+		probe_ip_perf(&tw->tp, regs, &addr, ip, false, 0);
 }
 
 NOKPROBE_SYMBOL(tw_handler);
