@@ -1240,11 +1240,11 @@ static void test_wprobe(void)
 	def = tpp_parse_wprobe("w w@jiffies", &env_x86, &err);
 	CHECK(!IS_ERR(def) && def->kind == 'w' && def->flags == TPP_WATCH &&
 	      def->watch.access == TPP_WATCH_W &&
-	      def->watch.len == sizeof(long) && def->watch.len_pos == 11 &&
+	      def->watch.len == 4 && def->watch.len_pos == 11 &&
 	      def->watch.pos == 2 &&
 	      def->place_pos == 4 && !strcmp(def->symbol, "jiffies") &&
 	      !def->offset && !def->module && !strcmp(def->group, "wprobes") &&
-	      !strcmp(def->event, "w_jiffies") && !def->nr_args);
+	      !strcmp(def->event, "jiffies") && !def->nr_args);
 	tpp_free(def);
 	def = tpp_parse_wprobe("w:g/e @panic_timeout+4:2 a=$addr +0($addr):u16",
 			       &env_x86, &err);
@@ -1259,16 +1259,24 @@ static void test_wprobe(void)
 	      def->args[1].type == TPP_TYPE_U16 &&
 	      !strcmp(def->args[1].name, "arg2"));
 	tpp_free(def);
+	/* $value is +0($addr) */
+	def = tpp_parse_wprobe("w w@panic_timeout $value:s32", &env_x86, &err);
+	CHECK(!IS_ERR(def) && def->nr_args == 1 &&
+	      def->args[0].fetch.src == TPP_SRC_WATCH &&
+	      def->args[0].fetch.nr_derefs == 1 &&
+	      !def->args[0].fetch.deref[0].offset &&
+	      def->args[0].type == TPP_TYPE_S32);
+	tpp_free(def);
 	def = tpp_parse_wprobe("w r@jiffies-16", &env_x86, &err);
 	CHECK(!IS_ERR(def) && def->watch.access == TPP_WATCH_R &&
-	      (long)def->offset == -16 && !strcmp(def->event, "w_jiffies_m16"));
+	      (long)def->offset == -16 && !strcmp(def->event, "jiffies"));
 	tpp_free(def);
 	def = tpp_parse_wprobe("w rw@trace_printk:trace_printk_irq_work:1",
 			       &env_x86, &err);
 	CHECK(!IS_ERR(def) && def->watch.len == 1 &&
 	      !strcmp(def->module, "trace_printk") &&
 	      !strcmp(def->symbol, "trace_printk:trace_printk_irq_work") &&
-	      !strcmp(def->event, "w_trace_printk_trace_printk_irq_work"));
+	      !strcmp(def->event, "trace_printk_trace_printk_irq_work"));
 	tpp_free(def);
 	def = tpp_parse_wprobe("w @0x1000:4", &env_x86, &err);
 	CHECK(!IS_ERR(def) && !def->symbol && def->addr == 0x1000 &&

@@ -1352,6 +1352,10 @@ static int parse_var(struct tpp_argp *a, unsigned int start, unsigned int end,
 		return parse_current(a, start, end, at);
 	if ((a->st->flags & TPP_WATCH) && span_eq(v, n, "addr"))
 		return set_src(a, TPP_SRC_WATCH, 0);
+	if ((a->st->flags & TPP_WATCH) && span_eq(v, n, "value")) {
+		set_src(a, TPP_SRC_WATCH, 0);	/* "+0($addr)" */
+		return push_deref(a, 0, false, at);
+	}
 	if (a->st->env->max_arg && span_starts(v, n, "arg"))
 		return parse_argn(a, v + 3, n - 3, at);
 	return arg_fail(a, TPP_E_VAR, at, -EINVAL);
@@ -2351,7 +2355,7 @@ static int parse_watch_len(struct tpp_state *st, unsigned int at,
 	unsigned int start = st->word[1].start + at;
 	unsigned long v;
 
-	watch->len = sizeof(long);
+	watch->len = TPP_WATCH_LEN_DEFAULT;
 	watch->len_pos = st->word[1].start + st->word[1].len;
 	*place_len = len;
 	if (!colon || !watch_len_start(colon + 1, n))
@@ -2381,7 +2385,7 @@ static int parse_watch_symbol(struct tpp_state *st, const char *s,
 	int count;
 
 	if (n < len && span_l(s + n, len - n, &offs))
-		return tpp_error_set(st->err, TPP_E_PLACE, pos, -EINVAL);
+		return tpp_error_set(st->err, TPP_E_PLACE, pos + n, -EINVAL);
 	st->def->offset = offs;
 	if (set_symbol(st, s, n))
 		return -ENOMEM;
@@ -2439,22 +2443,16 @@ static int parse_watch(struct tpp_state *st)
 	return ret;
 }
 
-/* "w_SYM", "w_SYM_OFFS" (a negative one "m"OFFS), "w_0xADDR" or "w_unset" */
+/* "SYM" whatever the offset ("MOD_SYM"), "w_0xADDR" or "w_unset" */
 static void wprobe_event_name(const struct tpp_def *def, char *buf,
 			      size_t size)
 {
-	long offs = (long)def->offset;
-
 	if (def->watch.unset)
 		snprintf(buf, size, "w_unset");
 	else if (!def->symbol)
 		snprintf(buf, size, "w_0x%lx", def->addr);
-	else if (!offs)
-		snprintf(buf, size, "w_%s", def->symbol);
 	else
-		snprintf(buf, size, "w_%s_%s%lu", def->symbol,
-			 offs < 0 ? "m" : "", offs < 0 ? -(unsigned long)offs :
-							 (unsigned long)offs);
+		snprintf(buf, size, "%s", def->symbol);
 	tpp_fix_event_name(buf);
 }
 

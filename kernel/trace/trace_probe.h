@@ -236,6 +236,8 @@ struct tpp_arg {
 #define TPP_WATCH_R	BIT(0)
 #define TPP_WATCH_W	BIT(1)
 #define TPP_WATCH_RW	(TPP_WATCH_R | TPP_WATCH_W)
+/* The length watched when the definition writes none: an int */
+#define TPP_WATCH_LEN_DEFAULT	4
 
 /**
  * struct tpp_watch - what a wprobe ('w' definition) watches, besides the

@@ -54,7 +54,7 @@
 #include "probe_event.h"
 #include "probe_kenv.h"
 
-#define TW_LOG		"trace_wprobe"
+#define TW_LOG		"wprobe"
 
 /**
  * struct trace_wprobe - one watchpoint probe
