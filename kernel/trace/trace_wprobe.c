@@ -55,6 +55,7 @@
 #include "probe_kenv.h"
 
 #define TW_LOG		"wprobe"
+#define TW_TRIGGER_LOG	"wprobe_trigger"
 
 /**
  * struct trace_wprobe - one watchpoint probe
@@ -798,7 +799,8 @@ static int tw_trigger_err_pos(const struct tw_trigger_line *l, int id,
 			      unsigned int pos, int ret)
 {
 	if (l->text)
-		tracing_log_err(l->tr, TW_LOG, l->text, tpp_err_text, id, pos);
+		tracing_log_err(l->tr, TW_TRIGGER_LOG, l->text, tpp_err_text, id,
+				pos);
 	return ret;
 }
 
