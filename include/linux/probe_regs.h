@@ -215,4 +215,18 @@ struct probe_watch_arch {
  */
 void probe_arch_watch(struct probe_watch_arch *w);
 
+struct perf_event;
+
+/**
+ * probe_arch_watch_bp() - make a wprobe's new breakpoint report after the
+ *	access
+ * @bp: the breakpoint, made disabled and not yet enabled
+ *
+ * A wprobe's record holds the registers and memory as the access left
+ * them on every architecture: where the watchpoint traps before the
+ * access, the architecture's breakpoint code is asked to run the handler
+ * once it has stepped it.
+ */
+void probe_arch_watch_bp(struct perf_event *bp);
+
 #endif /* _LINUX_PROBE_REGS_H */

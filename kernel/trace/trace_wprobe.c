@@ -14,12 +14,12 @@
  * and an enable cannot fail for want of a slot; enabling the event enables
  * them.  CPUs that come online get theirs from a hotplug callback.
  *
- * The hit runs the probe's compiled fetch program on the registers of the
- * trap, with the watched address as entry data word 0 ($addr), and writes
- * one record headed by the instruction pointer of the trap.  Whether that
- * is the accessing instruction or the next one, and whether memory holds
- * the value before or after the access, is the architecture's (see
- * probe_arch_watch()).
+ * The hit runs the probe's compiled fetch program on the registers as the
+ * access left them, with the watched address as entry data word 0
+ * ($addr), and writes one record headed by the instruction pointer the
+ * hit reports: the next instruction on x86, the accessing one on arm64,
+ * whose breakpoints are asked to report after they step the access
+ * (probe_arch_watch_bp()).
  *
  * A wprobe defined at -1 watches nothing: its breakpoints stay disabled
  * until a set_wprobe trigger of another event gives it an address from a
@@ -166,18 +166,25 @@ static bool tw_bp_on(const struct trace_wprobe *tw)
 	return tw->armed && tw->addr;
 }
 
+/* Made disabled, so that the architecture can set it up before a hit */
 static struct perf_event *tw_bp_new(struct trace_wprobe *tw, unsigned int cpu)
 {
 	const struct tpp_watch *watch = &tw->tp.def->watch;
 	struct perf_event_attr attr;
+	struct perf_event *bp;
 
 	hw_breakpoint_init(&attr);
 	attr.bp_addr = tw_bp_addr(tw);
 	attr.bp_len = watch->len;	/* HW_BREAKPOINT_LEN_N is N */
 	attr.bp_type = tw_bp_type(watch);
-	attr.disabled = !tw_bp_on(tw);
-	return perf_event_create_kernel_counter(&attr, cpu, NULL, tw_handler,
-						tw);
+	attr.disabled = 1;
+	bp = perf_event_create_kernel_counter(&attr, cpu, NULL, tw_handler, tw);
+	if (IS_ERR(bp))
+		return bp;
+	probe_arch_watch_bp(bp);
+	if (tw_bp_on(tw))
+		perf_event_enable(bp);
+	return bp;
 }
 
 /*
@@ -279,14 +286,18 @@ static void tw_bp_sync(struct trace_wprobe *tw, struct perf_event *bp)
 			perf_event_disable(bp);
 		return;
 	}
+	/* moved disabled: the move resets the architecture's setup */
 	attr.bp_addr = tw_bp_addr(tw);
-	attr.disabled = !tw_bp_on(tw);
+	attr.disabled = 1;
 	if (modify_user_hw_breakpoint(bp, &attr)) {
-		perf_event_disable(bp);
 		pr_warn_ratelimited("%s: can not watch 0x%lx on CPU %d\n",
 				    probe_event_name(tw->tp.ev), tw->addr,
 				    bp->cpu);
+		return;
 	}
+	probe_arch_watch_bp(bp);
+	if (tw_bp_on(tw))
+		perf_event_enable(bp);
 }
 
 /*

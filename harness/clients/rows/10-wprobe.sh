@@ -10,12 +10,8 @@ OLD=$(cat $PANIC)
 echo 'w:wprobes/cpt w@panic_timeout:4 val=+0($addr):s32' >> $T/dynamic_events ||
 	fail "cannot add wprobes/cpt"
 
-# x86 traps after the access and records the value a write leaves;
-# arm64 traps before it and records the value the write replaces
-case "$(uname -m)" in
-aarch64) V1=$OLD V2=321 ;;
-*) V1=321 V2=654 ;;
-esac
+# the record holds the value a write leaves, on x86 and arm64
+V1=321 V2=654
 run perf record -e wprobes:cpt -a -o /tmp/w.data -- sh -c "echo 321 > $PANIC"
 rc_is 0
 run perf script -i /tmp/w.data

@@ -20,3 +20,8 @@ void probe_arch_watch(struct probe_watch_arch *w)
 		  (IS_ENABLED(CONFIG_X86_64) ? BIT(8) : 0);
 	w->accesses = BIT(HW_BREAKPOINT_W) | BIT(HW_BREAKPOINT_RW);
 }
+
+/* #DB comes after the access already */
+void probe_arch_watch_bp(struct perf_event *bp)
+{
+}
