@@ -166,7 +166,17 @@ static bool tw_bp_on(const struct trace_wprobe *tw)
 	return tw->armed && tw->addr;
 }
 
-/* Made disabled, so that the architecture can set it up before a hit */
+/*
+ * @bp, disabled, has just been made or moved: let the architecture set it
+ * up (a move resets that) before it can hit, then enable it if it is on.
+ */
+static void tw_bp_ready(struct trace_wprobe *tw, struct perf_event *bp)
+{
+	probe_arch_watch_bp(bp);
+	if (tw_bp_on(tw))
+		perf_event_enable(bp);
+}
+
 static struct perf_event *tw_bp_new(struct trace_wprobe *tw, unsigned int cpu)
 {
 	const struct tpp_watch *watch = &tw->tp.def->watch;
@@ -179,11 +189,8 @@ static struct perf_event *tw_bp_new(struct trace_wprobe *tw, unsigned int cpu)
 	attr.bp_type = tw_bp_type(watch);
 	attr.disabled = 1;
 	bp = perf_event_create_kernel_counter(&attr, cpu, NULL, tw_handler, tw);
-	if (IS_ERR(bp))
-		return bp;
-	probe_arch_watch_bp(bp);
-	if (tw_bp_on(tw))
-		perf_event_enable(bp);
+	if (!IS_ERR(bp))
+		tw_bp_ready(tw, bp);
 	return bp;
 }
 
@@ -286,7 +293,6 @@ static void tw_bp_sync(struct trace_wprobe *tw, struct perf_event *bp)
 			perf_event_disable(bp);
 		return;
 	}
-	/* moved disabled: the move resets the architecture's setup */
 	attr.bp_addr = tw_bp_addr(tw);
 	attr.disabled = 1;
 	if (modify_user_hw_breakpoint(bp, &attr)) {
@@ -295,9 +301,7 @@ static void tw_bp_sync(struct trace_wprobe *tw, struct perf_event *bp)
 				    bp->cpu);
 		return;
 	}
-	probe_arch_watch_bp(bp);
-	if (tw_bp_on(tw))
-		perf_event_enable(bp);
+	tw_bp_ready(tw, bp);
 }
 
 /*
