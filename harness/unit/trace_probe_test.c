@@ -1294,10 +1294,14 @@ static void test_wprobe(void)
 	def = tpp_parse_wprobe("w w@-1+8", &env_x86, &err);
 	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_WATCH_SIGN &&
 	      err.pos == 4);
-	/* no place: the caret goes after the command */
+	/* no place: the caret goes on the 'w', not after the command */
 	def = tpp_parse_wprobe("w:ev", &env_x86, &err);
 	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_NO_PLACE &&
-	      err.pos == 5);
+	      err.pos == 0);
+	/* a maxactive is refused, not taken for another probe type */
+	def = tpp_parse_wprobe("w10 w@jiffies", &env_x86, &err);
+	CHECK(PTR_ERR(def) == -EINVAL && err.id == TPP_E_MAXACT_ON_ENTRY &&
+	      err.pos == 1);
 	test_enomem(&env_x86, "w:g/e w@jiffies a=$addr +0(@jiffies):string");
 }
 

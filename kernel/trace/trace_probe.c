@@ -1344,6 +1344,8 @@ static int parse_var(struct tpp_argp *a, unsigned int start, unsigned int end,
 		return parse_event_var(a, v, n, at);
 	if (span_starts(v, n, "retval"))
 		return parse_retval(a, start, end, at);
+	if (span_starts(v, n, "stack") && (a->st->flags & TPP_WATCH))
+		return arg_fail(a, TPP_E_WATCH_REGS, at, -EINVAL);
 	if (span_starts(v, n, "stack"))
 		return parse_stack(a, v + 5, n - 5, at);
 	if (span_eq(v, n, "comm") || span_eq(v, n, "COMM"))
@@ -1373,6 +1375,8 @@ static noinline_for_stack int parse_reg(struct tpp_argp *a, unsigned int start,
 	/* fprobes and eprobes have no pt_regs to read */
 	if (a->st->flags & (TPP_FPROBE | TPP_EVENT))
 		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
+	if (a->st->flags & TPP_WATCH)
+		return arg_fail(a, TPP_E_WATCH_REGS, at, -EINVAL);
 	if (span_str(buf, sizeof(buf), a->s + start + 1, end - start - 1))
 		ret = env->reg(env->priv, buf, &reg);
 	if (ret)
@@ -2290,16 +2294,19 @@ struct tpp_def *tpp_parse_kprobe(const char *cmd, const struct tpp_env *env,
  * check, against the running kernel.
  */
 
-/* "w" or "w:NAME"; any other first word is not a wprobe line */
+/*
+ * "w" or "w:NAME"; "w" and a digit is a wprobe line with a maxactive,
+ * which parse_wprobe() refuses; any other first word is not a wprobe line
+ */
 static bool wprobe_head(struct tpp_state *st)
 {
 	const char *w = word_str(st, 0);
 	unsigned int len = st->word[0].len;
 
-	if (w[0] != 'w' || (len > 1 && w[1] != ':'))
+	if (w[0] != 'w' || (len > 1 && w[1] != ':' && !isdigit(w[1])))
 		return false;
 	st->def->kind = 'w';
-	if (len > 1) {
+	if (len > 1 && w[1] == ':') {
 		st->has_name = true;
 		st->name_at = st->word[0].start + 2;
 		st->name_len = len - 2;
@@ -2462,9 +2469,11 @@ static int parse_wprobe(struct tpp_state *st)
 	struct tpp_name n = { 0 };
 	int ret;
 
+	/* a watch fires on data, not on a function's exit */
+	if (isdigit(word_str(st, 0)[1]))
+		return word_fail(st, 0, 1, TPP_E_MAXACT_ON_ENTRY, -EINVAL);
 	if (st->nr_words < 2)
-		return tpp_error_set(st->err, TPP_E_NO_PLACE, st->len + 1,
-				     -EINVAL);
+		return tpp_error_set(st->err, TPP_E_NO_PLACE, 0, -EINVAL);
 	ret = parse_watch(st);
 	if (!ret && st->has_name)
 		ret = tpp_parse_event_name(st->cmd, st->name_at, st->name_len,

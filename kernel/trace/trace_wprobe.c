@@ -9,10 +9,13 @@
  * checked here, against the running kernel and the architecture's
  * watchpoints (probe_arch_watch()).  A wprobe is one hardware data
  * breakpoint per online CPU, made through the hw_breakpoint layer as a
- * pinned per-CPU perf event.  They are made, disabled, when the probe is
- * defined, so that a definition the slots cannot take is refused at once
- * and an enable cannot fail for want of a slot; enabling the event enables
- * them.  CPUs that come online get theirs from a hotplug callback.
+ * pinned per-CPU perf event.  They hold the CPUs' debug registers, which
+ * gdb, ptrace and perf also want, only while the event is enabled:
+ * enabling makes them and disabling releases them.  A definition makes
+ * them once and releases them at once, so that an address or a length the
+ * hw_breakpoint layer will not take, or a want of free slots, is refused
+ * there with its reason.  CPUs that come online get theirs from a hotplug
+ * callback.
  *
  * The hit runs the probe's compiled fetch program on the registers as the
  * access left them, with the watched address as entry data word 0
@@ -21,12 +24,16 @@
  * whose breakpoints are asked to report after they step the access
  * (probe_arch_watch_bp()).
  *
- * A wprobe defined at -1 watches nothing: its breakpoints stay disabled
- * until a set_wprobe trigger of another event gives it an address from a
- * field of that event's record, and a clear_wprobe trigger takes it away.
- * A trigger may run in any context, NMI included: it only claims the
- * wprobe (one address at a time, set wins over set only when cleared) and
- * queues the move, which a work item makes in process context.
+ * A wprobe defined at -1 watches nothing until a set_wprobe trigger of
+ * another event gives it an address from a field of that event's record,
+ * and a clear_wprobe trigger takes it away.  A trigger enables the
+ * wprobe's event in its instance in soft mode, as enable_event does: the
+ * breakpoints are made, and the event writes records from the set_wprobe
+ * that places it to the clear_wprobe that takes it away.  An event that a
+ * user enabled is busy: set_wprobe refuses it.  A trigger may run in any
+ * context, NMI included: it only claims the wprobe (one address at a time,
+ * set wins over set only when cleared) and queues the move, which a work
+ * item makes in process context.
  *
  * Locking: definitions change under event_mutex; what the breakpoints
  * watch under the wprobe's @lock and the CPU hotplug read lock, the
@@ -37,6 +44,7 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/ctype.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/irq_work.h>
 #include <linux/kallsyms.h>
@@ -70,14 +78,17 @@
  * @lock: serialises the moves of the breakpoints to @target
  * @move_irq: queued by a trigger, in any context, to queue @move
  * @move: moves the breakpoints to @target (tw_sync())
- * @attached: the breakpoints exist (between attach and detach)
- * @armed: the event is enabled: the breakpoints are, when @addr is set
+ * @attached: the breakpoints exist
+ * @armed: the event is enabled: the breakpoints exist, and are enabled
+ *	when @addr is set
  * @adding: the first breakpoints are being made: a CPU's failure fails
- *	the definition, where a CPU coming online later goes without
+ *	the enable or the definition, where a CPU coming online later goes
+ *	without
+ * @gone: the module holding @addr went away: the wprobe watches nothing
+ *	any more and its event can not be enabled
  *
- * @addr and @armed change under @lock and the CPU hotplug read lock.
- * A listed wprobe that is not @attached lost its breakpoints with the
- * module holding @addr: it watches nothing any more.
+ * @addr, @attached and @armed change under @lock, with the CPU hotplug
+ * read lock taken inside it; @gone under event_mutex.
  */
 struct trace_wprobe {
 	struct trace_probe tp;
@@ -91,6 +102,7 @@ struct trace_wprobe {
 	bool attached;
 	bool armed;
 	bool adding;
+	bool gone;
 };
 
 /*
@@ -226,17 +238,67 @@ static int tw_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
-/* The first breakpoints: every online CPU's, or none */
-static int tw_attach(struct trace_probe *tp)
+/*
+ * @addr, checked when it was given, is still there to watch: mapped, and
+ * its module, if any, not on its way out.  Asked under event_mutex, which
+ * the module notifier takes, a yes holds until the notifier runs.
+ */
+static bool tw_addr_live(unsigned long addr, unsigned int len)
 {
-	struct trace_wprobe *tw = tw_of(tp);
+	struct module *mod;
+	bool going;
+	u64 buf;
+
+	preempt_disable();
+	mod = __module_address(addr);
+	going = mod && mod->state == MODULE_STATE_GOING;
+	preempt_enable();
+	return !going && !copy_from_kernel_nofault(&buf, (void *)addr, len);
+}
+
+/*
+ * The breakpoints: every online CPU's, or none; enabled where they watch
+ * something if @armed.  Under @lock, so that a move (tw_sync()) sees them
+ * all or none.
+ */
+static int tw_bps_make(struct trace_wprobe *tw, bool armed)
+{
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
+	mutex_lock(&tw->lock);
+	tw->armed = armed;
 	tw->adding = true;
 	ret = cpuhp_state_add_instance(tw_cpuhp_state, &tw->node);
 	tw->adding = false;
 	tw->attached = !ret;
+	if (ret)
+		tw->armed = false;
+	mutex_unlock(&tw->lock);
+	return ret;
+}
+
+static void tw_bps_release(struct trace_wprobe *tw)
+{
+	lockdep_assert_held(&event_mutex);
+	mutex_lock(&tw->lock);
+	if (tw->attached)
+		cpuhp_state_remove_instance(tw_cpuhp_state, &tw->node);
+	tw->attached = false;
+	tw->armed = false;
+	mutex_unlock(&tw->lock);
+}
+
+/*
+ * A definition: what its breakpoints watch must be theirs to watch now,
+ * on every online CPU.  They are made disabled and released at once.
+ */
+static int tw_attach(struct trace_probe *tp)
+{
+	struct trace_wprobe *tw = tw_of(tp);
+	int ret = tw_bps_make(tw, false);
+
+	tw_bps_release(tw);
 	return ret;
 }
 
@@ -244,17 +306,16 @@ static void tw_detach(struct trace_probe *tp)
 {
 	struct trace_wprobe *tw = tw_of(tp);
 
-	lockdep_assert_held(&event_mutex);
-	if (!tw->attached)
-		return;
 	/* no trigger holds the event now: no move comes after these */
 	irq_work_sync(&tw->move_irq);
 	cancel_work_sync(&tw->move);
-	cpuhp_state_remove_instance(tw_cpuhp_state, &tw->node);
-	tw->attached = false;
+	tw_bps_release(tw);
 }
 
-/* perf and ptrace count per CPU: count our own to say who holds them */
+/*
+ * perf and ptrace count per CPU: count the enabled wprobes to say who
+ * holds them
+ */
 static unsigned int tw_nr_attached(void)
 {
 	struct dyn_event *pos;
@@ -278,11 +339,12 @@ static int tw_refused(const struct trace_probe *tp, int ret)
 }
 
 /*
- * One CPU's breakpoint to tw_bp_addr(), enabled as tw_bp_on() says.  A
- * move the hw_breakpoint layer refuses (an address the architecture
- * will not watch after all) leaves the breakpoint disabled.
+ * One CPU's breakpoint to tw_bp_addr(), enabled as tw_bp_on() says.
+ * False when the hw_breakpoint layer refuses the move (an address the
+ * architecture will not watch after all, such as its own per-CPU
+ * tables); the breakpoint is then disabled.
  */
-static void tw_bp_sync(struct trace_wprobe *tw, struct perf_event *bp)
+static bool tw_bp_sync(struct trace_wprobe *tw, struct perf_event *bp)
 {
 	struct perf_event_attr attr = bp->attr;
 
@@ -291,38 +353,53 @@ static void tw_bp_sync(struct trace_wprobe *tw, struct perf_event *bp)
 			perf_event_enable(bp);
 		else
 			perf_event_disable(bp);
-		return;
+		return true;
 	}
 	attr.bp_addr = tw_bp_addr(tw);
 	attr.disabled = 1;
-	if (modify_user_hw_breakpoint(bp, &attr)) {
-		pr_warn_ratelimited("%s: can not watch 0x%lx on CPU %d\n",
-				    probe_event_name(tw->tp.ev), tw->addr,
-				    bp->cpu);
-		return;
-	}
+	if (modify_user_hw_breakpoint(bp, &attr))
+		return false;
 	tw_bp_ready(tw, bp);
+	return true;
 }
 
-/*
- * Every CPU's breakpoint to @tw's @target, enabled if @arm is 1, disabled
- * if it is 0, as they were if it is -1.
- */
-static void tw_sync(struct trace_wprobe *tw, int arm)
+/* Every online CPU's breakpoint to tw_bp_addr(); false if one refused */
+static bool tw_bps_sync(struct trace_wprobe *tw)
 {
 	struct perf_event *bp;
 	unsigned int cpu;
 
-	mutex_lock(&tw->lock);
-	cpus_read_lock();
-	if (arm >= 0)
-		tw->armed = arm;
-	if (tw->tp.def->watch.unset)
-		WRITE_ONCE(tw->addr, READ_ONCE(tw->target));
 	for_each_online_cpu(cpu) {
 		bp = *per_cpu_ptr(tw->bps, cpu);
-		if (bp)
-			tw_bp_sync(tw, bp);
+		if (bp && !tw_bp_sync(tw, bp))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Every CPU's breakpoint to @tw's @target.  A target that is no longer
+ * there to watch (its module is going), or that the hw_breakpoint layer
+ * refuses, is given up at once: the wprobe watches nothing, and the next
+ * set_wprobe may claim it.
+ */
+static void tw_sync(struct trace_wprobe *tw)
+{
+	unsigned long target;
+	bool moved;
+
+	mutex_lock(&tw->lock);
+	cpus_read_lock();
+	target = READ_ONCE(tw->target);
+	moved = !target || tw_addr_live(target, tw->tp.def->watch.len);
+	WRITE_ONCE(tw->addr, moved ? target : 0);
+	moved = tw_bps_sync(tw) && moved;
+	if (!moved) {
+		pr_warn_ratelimited("%s: can not watch 0x%lx; it watches nothing\n",
+				    probe_event_name(tw->tp.ev), target);
+		cmpxchg(&tw->target, target, 0);
+		WRITE_ONCE(tw->addr, 0);
+		tw_bps_sync(tw);
 	}
 	cpus_read_unlock();
 	mutex_unlock(&tw->lock);
@@ -335,28 +412,34 @@ static void tw_move_irq(struct irq_work *iw)
 
 static void tw_move(struct work_struct *work)
 {
-	struct trace_wprobe *tw = container_of(work, struct trace_wprobe, move);
-
-	tw_sync(tw, -1);
+	tw_sync(container_of(work, struct trace_wprobe, move));
 }
 
-/* A wprobe whose module went away has nothing to watch */
+/*
+ * Enabling makes the breakpoints, which fails when another user took the
+ * slots since the definition.  A wprobe at -1 starts out watching
+ * nothing: no trigger held its event until now.  A wprobe whose module
+ * went away has nothing to watch.
+ */
 static int tw_arm(struct probe_event *ev)
 {
 	struct trace_wprobe *tw = tw_first(ev);
 
-	if (!tw || !tw->attached)
+	if (!tw || tw->gone)
 		return -ENODEV;
-	tw_sync(tw, 1);
-	return 0;
+	if (tw->tp.def->watch.unset) {
+		WRITE_ONCE(tw->target, 0);
+		WRITE_ONCE(tw->addr, 0);
+	}
+	return tw_bps_make(tw, true);
 }
 
 static void tw_disarm(struct probe_event *ev)
 {
 	struct trace_wprobe *tw = tw_first(ev);
 
-	if (tw && tw->attached)
-		tw_sync(tw, 0);
+	if (tw)
+		tw_bps_release(tw);
 }
 
 /* ---- Life cycle ---- */
@@ -474,13 +557,16 @@ static int tw_check(struct trace_probe *tp, struct probe_event *ev,
 	lockdep_assert_held(&event_mutex);
 	if (tp->def->watch.unset)
 		return 0;
+	if (!tw_addr_live(tw->addr, len))
+		return tpp_error_set(err, TPP_E_WATCH_UNMAPPED,
+				     tp->def->place_pos, -EFAULT);
 	for_each_dyn_event(pos) {
 		if (!is_tw(pos))
 			continue;
 		other = tw_of(to_trace_probe(pos));
 		if (other->tp.def->watch.unset)
 			continue;
-		if (other->attached && tw->addr < other->addr +
+		if (!other->gone && tw->addr < other->addr +
 		    other->tp.def->watch.len && other->addr < tw->addr + len)
 			return tpp_error_set(err, TPP_E_WATCH_TAKEN,
 					     tp->def->place_pos, -EBUSY);
@@ -521,8 +607,9 @@ static int tw_create(const char *cmd, struct tpp_error *err)
 	unsigned long addr;
 	int ret;
 
-	/* "w" or "w:NAME" and at least a watch, or it is someone else's */
-	if (cmd[0] != 'w' || (cmd[1] && cmd[1] != ' ' && cmd[1] != ':'))
+	/* "w", "w:NAME" or "wN" (refused), or it is someone else's */
+	if (cmd[0] != 'w' ||
+	    (cmd[1] && cmd[1] != ' ' && cmd[1] != ':' && !isdigit(cmd[1])))
 		return -ECANCELED;
 	def = tw_parse(cmd, &addr, err);
 	if (IS_ERR(def))
@@ -596,6 +683,8 @@ static struct dyn_event_operations tw_dyn_ops =
 /**
  * struct tw_trigger - one set_wprobe or clear_wprobe trigger
  * @tw: the wprobe it places; its event's reference is held
+ * @wfile: the wprobe's event in the trigger's instance
+ * @soft: the trigger holds @wfile in soft mode (tw_trigger_soft_on())
  * @field: the triggering event's field holding the address, NULL for a
  *	clear_wprobe that clears whatever the wprobe watches
  * @offset: added to the field's value
@@ -604,6 +693,8 @@ static struct dyn_event_operations tw_dyn_ops =
  */
 struct tw_trigger {
 	struct trace_wprobe *tw;
+	struct trace_event_file *wfile;
+	bool soft;
 	struct ftrace_event_field *field;
 	long offset;
 	atomic_long_t missed;
@@ -667,6 +758,7 @@ static void tw_set_trigger(struct event_trigger_data *data,
 		atomic_long_inc(&t->missed);
 		return;
 	}
+	clear_bit(EVENT_FILE_FL_SOFT_DISABLED_BIT, &t->wfile->flags);
 	tw_trigger_moved(data);
 }
 
@@ -681,8 +773,10 @@ static void tw_clear_trigger(struct event_trigger_data *data,
 		return;
 	if (t->field && (!rec || tw_trigger_addr(t, rec) != cur))
 		return;
-	if (cmpxchg(&t->tw->target, cur, 0) == cur)
-		tw_trigger_moved(data);
+	if (cmpxchg(&t->tw->target, cur, 0) != cur)
+		return;
+	set_bit(EVENT_FILE_FL_SOFT_DISABLED_BIT, &t->wfile->flags);
+	tw_trigger_moved(data);
 }
 
 /* "set_wprobe:EV:FIELD+8:unlimited if FILTER # missed=M invalid=I" */
@@ -711,6 +805,61 @@ static int tw_trigger_print(struct seq_file *m,
 	return 0;
 }
 
+/*
+ * A wprobe event that a user enabled, in any instance or through perf,
+ * rather than the soft enable of triggers only: set_wprobe would move
+ * what that user watches.
+ */
+static bool tw_busy(const struct trace_wprobe *tw)
+{
+	const struct probe_event *ev = tw->tp.ev;
+	struct probe_event_link *link;
+
+	lockdep_assert_held(&event_mutex);
+	if (ev->flags & PROBE_EVENT_F_PERF)
+		return true;
+	list_for_each_entry(link, &ev->links, list)
+		if (!(link->file->flags & EVENT_FILE_FL_SOFT_MODE))
+			return true;
+	return false;
+}
+
+/*
+ * Put the wprobe's event of @t in soft mode in the trigger's instance,
+ * which makes the breakpoints (-ENOSPC without a free slot).  set_wprobe
+ * refuses a wprobe that a user enabled.  tw_trigger_free() undoes it.
+ */
+static int tw_trigger_soft_on(const struct event_command *cmd_ops,
+			      struct tw_trigger *t)
+{
+	int ret;
+
+	if (cmd_ops == &tw_set_cmd && tw_busy(t->tw))
+		return -EBUSY;
+	ret = trace_event_enable_disable(t->wfile, 1, 1);
+	t->soft = !ret;
+	return ret;
+}
+
+/*
+ * No trigger of @t runs any more.  The last soft enable going: a
+ * set_wprobe may have left the event soft enabled, which leaving soft
+ * mode would turn into enabled for good.
+ */
+static void tw_trigger_soft_off(struct tw_trigger *t)
+{
+	if (!t->soft)
+		return;
+	if (atomic_read(&t->wfile->sm_ref) == 1)
+		set_bit(EVENT_FILE_FL_SOFT_DISABLED_BIT, &t->wfile->flags);
+	trace_event_enable_disable(t->wfile, 0, 1);
+}
+
+/*
+ * The last reference: the trigger is off its file's list, whether it
+ * was removed or its instance went (which frees triggers without
+ * unregistering them)
+ */
 static void tw_trigger_free(struct event_trigger_data *data)
 {
 	struct tw_trigger *t = data->private_data;
@@ -720,6 +869,7 @@ static void tw_trigger_free(struct event_trigger_data *data)
 	if (--data->ref)
 		return;
 	trigger_data_free(data);	/* waits for running triggers */
+	tw_trigger_soft_off(t);
 	trace_event_put_ref(&t->tw->tp.ev->call);
 	kfree(t);
 }
@@ -889,7 +1039,11 @@ static int tw_trigger_words(const struct tw_trigger_line *l,
 	char *name_end = name + strlen(name), *field = NULL;
 
 	t->tw = name[0] ? tw_find(name) : NULL;
-	if (!t->tw)
+	if (t->tw)
+		t->wfile = find_event_file(file->tr,
+					   probe_event_group(t->tw->tp.ev),
+					   probe_event_name(t->tw->tp.ev));
+	if (!t->wfile)
 		return tw_trigger_err(l, TPP_E_WTRIG_NO_WPROBE, name, -ENOENT);
 	if (!t->tw->tp.def->watch.unset)
 		return tw_trigger_err(l, TPP_E_WTRIG_FIXED, name, -EINVAL);
@@ -904,6 +1058,23 @@ static int tw_trigger_words(const struct tw_trigger_line *l,
 	if (*count && !tw_is_count(*count))
 		return tw_trigger_err(l, TPP_E_WTRIG_COUNT, *count, -EINVAL);
 	return field ? tw_trigger_field(l, file, field, t) : 0;
+}
+
+/* Why registering a trigger for @tw failed with @ret, in error_log */
+static void tw_trigger_reg_err(const struct tw_trigger_line *l,
+			       const struct trace_wprobe *tw, int ret)
+{
+	switch (ret) {
+	case -EEXIST:
+		tw_trigger_err_pos(l, TPP_E_WTRIG_EXISTS, 0, ret);
+		break;
+	case -EBUSY:
+		tw_trigger_err_pos(l, TPP_E_WTRIG_BUSY, l->base, ret);
+		break;
+	case -ENOSPC:
+		tw_trigger_err_pos(l, tw_refused(&tw->tp, ret), l->base, ret);
+		break;
+	}
 }
 
 /* Add the trigger @t describes to @file; @t is the trigger's from now on */
@@ -932,11 +1103,11 @@ static int tw_trigger_add(const struct tw_trigger_line *l,
 		tw_trigger_err(l, TPP_E_WTRIG_COUNT, count, ret);
 	if (!ret)
 		ret = event_trigger_set_filter(cmd_ops, file, filter, data);
-	if (!ret) {
+	if (!ret)
+		ret = tw_trigger_soft_on(cmd_ops, t);
+	if (!ret)
 		ret = event_trigger_register(cmd_ops, file, glob, data);
-		if (ret == -EEXIST)
-			tw_trigger_err_pos(l, TPP_E_WTRIG_EXISTS, 0, ret);
-	}
+	tw_trigger_reg_err(l, t->tw, ret);
 	tw_trigger_free(data);
 	return ret;
 }
@@ -1037,7 +1208,8 @@ static void tw_module_going(struct trace_wprobe *tw, struct module *mod)
 	struct probe_event *ev = tw->tp.ev;
 	struct probe_event_link *link, *next;
 
-	tw_detach(&tw->tp);
+	tw->gone = true;
+	tw_bps_release(tw);
 	list_for_each_entry_safe(link, next, &ev->links, list)
 		trace_event_enable_disable(link->file, 0, 0);
 	pr_info("%s/%s: module %s is gone: the event is disabled and watches nothing\n",
@@ -1056,7 +1228,7 @@ static void tw_module_unwatch(struct trace_wprobe *tw, struct module *mod)
 		cmpxchg(&tw->target, target, 0);
 	if (!within_module(tw->addr, mod) && !within_module(target, mod))
 		return;
-	tw_sync(tw, -1);
+	tw_sync(tw);
 	pr_info("%s/%s: module %s is gone: the wprobe watches nothing until set again\n",
 		probe_event_group(tw->tp.ev), probe_event_name(tw->tp.ev),
 		module_name(mod));
@@ -1076,11 +1248,9 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 		if (!is_tw(pos))
 			continue;
 		tw = tw_of(to_trace_probe(pos));
-		if (!tw->attached)
-			continue;
 		if (tw->tp.def->watch.unset)
 			tw_module_unwatch(tw, mod);
-		else if (within_module(tw->addr, mod))
+		else if (!tw->gone && within_module(tw->addr, mod))
 			tw_module_going(tw, mod);
 	}
 	mutex_unlock(&event_mutex);
