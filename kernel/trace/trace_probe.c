@@ -1307,6 +1307,9 @@ static int parse_stack(struct tpp_argp *a, const char *d, unsigned int n,
 {
 	unsigned long i;
 
+	/* the stack at an access is the compiler's, as the registers are */
+	if (a->st->flags & TPP_WATCH)
+		return arg_fail(a, TPP_E_WATCH_REGS, at, -EINVAL);
 	if (!n)
 		return set_src(a, TPP_SRC_STACKP, 0);
 	if (!isdigit(d[0]) || span_ul(d, n, 10, &i))
@@ -1344,8 +1347,6 @@ static int parse_var(struct tpp_argp *a, unsigned int start, unsigned int end,
 		return parse_event_var(a, v, n, at);
 	if (span_starts(v, n, "retval"))
 		return parse_retval(a, start, end, at);
-	if (span_starts(v, n, "stack") && (a->st->flags & TPP_WATCH))
-		return arg_fail(a, TPP_E_WATCH_REGS, at, -EINVAL);
 	if (span_starts(v, n, "stack"))
 		return parse_stack(a, v + 5, n - 5, at);
 	if (span_eq(v, n, "comm") || span_eq(v, n, "COMM"))
