@@ -386,20 +386,22 @@ static bool tw_bps_sync(struct trace_wprobe *tw)
 static void tw_sync(struct trace_wprobe *tw)
 {
 	unsigned long target;
-	bool moved;
+	bool live;
 
 	mutex_lock(&tw->lock);
 	cpus_read_lock();
 	target = READ_ONCE(tw->target);
-	moved = !target || tw_addr_live(target, tw->tp.def->watch.len);
-	WRITE_ONCE(tw->addr, moved ? target : 0);
-	moved = tw_bps_sync(tw) && moved;
-	if (!moved) {
+	live = !target || tw_addr_live(target, tw->tp.def->watch.len);
+	WRITE_ONCE(tw->addr, live ? target : 0);
+	if (!tw_bps_sync(tw) || !live) {
 		pr_warn_ratelimited("%s: can not watch 0x%lx; it watches nothing\n",
 				    probe_event_name(tw->tp.ev), target);
 		cmpxchg(&tw->target, target, 0);
-		WRITE_ONCE(tw->addr, 0);
-		tw_bps_sync(tw);
+		/* a CPU refused the address: point every one at nothing */
+		if (tw->addr) {
+			WRITE_ONCE(tw->addr, 0);
+			tw_bps_sync(tw);
+		}
 	}
 	cpus_read_unlock();
 	mutex_unlock(&tw->lock);
