@@ -21,6 +21,36 @@
 #include <asm/insn.h>
 #include <asm/sysreg.h>
 
+/*
+ * The registers ftrace does not save read zero, so that what a handler or a
+ * BPF program reads never depends on what the stack held.  Clearing the
+ * whole pt_regs, as an initializer or the compiler's stack initialization
+ * does, is a memset() call that costs more than the rest of the handler;
+ * these stores, 32 bytes at a time, stay inline.
+ */
+static __always_inline void kprobe_ftrace_zero(u64 *words, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i += 4)
+		memset(&words[i], 0, 4 * sizeof(*words));
+}
+
+/* The pt_regs a BRK at @ip would report, as far as ftrace saved it */
+static void kprobe_ftrace_load(struct pt_regs *regs, struct ftrace_regs *fregs,
+			       unsigned long ip)
+{
+	const size_t tail = sizeof(*regs) - offsetof(struct pt_regs, orig_x0);
+
+	BUILD_BUG_ON(tail % 32);
+	ftrace_partial_regs(fregs, regs);
+	/* x9-x28, then everything after PSTATE */
+	kprobe_ftrace_zero(&regs->regs[9], 20);
+	kprobe_ftrace_zero(&regs->orig_x0, tail / sizeof(u64));
+	regs->pstate |= read_sysreg(daif);
+	regs->pc = ip;
+}
+
 static void kprobe_ftrace_store(struct ftrace_regs *fregs,
 				const struct pt_regs *regs)
 {
@@ -37,7 +67,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct kprobe_ctlblk *kcb;
-	struct pt_regs regs = {};
+	struct pt_regs regs __uninitialized;
 	struct kprobe *p;
 	int bit;
 
@@ -55,10 +85,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		goto out;
 	}
 
-	ftrace_partial_regs(fregs, &regs);
-	regs.pstate |= read_sysreg(daif);
-	/* the PC a BRK at the call site would report */
-	regs.pc = ip;
+	kprobe_ftrace_load(&regs, fregs, ip);
 
 	kcb = get_kprobe_ctlblk();
 	__this_cpu_write(current_kprobe, p);
