@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# perf record and trace-cmd record on a wprobe event ("w" in
-# dynamic_events): a hardware watchpoint seen as a tracepoint event.
+# perf record (alone and beside the trace buffer) and trace-cmd record on
+# a wprobe event ("w" in dynamic_events): a hardware watchpoint seen as a
+# tracepoint event.
 . /kpt/clients/lib.sh
 need perf trace-cmd
 grep -q 'w\[:\[<group>/\]\[<event>\]\]' $T/README || skip "no wprobe events"
@@ -17,6 +18,19 @@ rc_is 0
 run perf script -i /tmp/w.data
 rc_is 0
 has "^ +sh +[0-9]+ .* wprobes:cpt: \\(ffff[0-9a-f]+\\) val=$V1\$"
+
+# beside tracing: the event enabled in the trace buffer too, one write
+# is seen by both
+echo 1 > $T/events/wprobes/cpt/enable || fail "cannot enable wprobes/cpt"
+echo > $T/trace
+run perf record -e wprobes:cpt -a -o /tmp/w2.data -- sh -c "echo 432 > $PANIC"
+rc_is 0
+run perf script -i /tmp/w2.data
+rc_is 0
+has "^ +sh +[0-9]+ .* wprobes:cpt: \\(ffff[0-9a-f]+\\) val=432\$"
+grep -q 'cpt: (.*) val=432$' $T/trace || fail "not in the trace buffer beside perf"
+echo 0 > $T/events/wprobes/cpt/enable
+ok "perf beside the trace buffer"
 
 cd /tmp
 run trace-cmd record -e wprobes:cpt -o /tmp/w.dat sh -c "echo 654 > $PANIC"
