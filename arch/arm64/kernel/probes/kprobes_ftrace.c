@@ -22,31 +22,38 @@
 #include <asm/sysreg.h>
 
 /*
- * The registers ftrace does not save read zero, so that what a handler or a
- * BPF program reads never depends on what the stack held.  Clearing the
- * whole pt_regs, as an initializer or the compiler's stack initialization
- * does, is a memset() call that costs more than the rest of the handler;
- * these stores, 32 bytes at a time, stay inline.
+ * Four words of a pt_regs.  The registers ftrace does not save read zero,
+ * so that what a handler or a BPF program reads never depends on what the
+ * stack held.  Clearing the whole pt_regs, as an initializer or the
+ * compiler's stack initialization does, is a memset() call that costs
+ * more than the rest of the handler; these assignments are a store pair
+ * each.
  */
-static __always_inline void kprobe_ftrace_zero(u64 *words, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i += 4)
-		memset(&words[i], 0, 4 * sizeof(*words));
-}
+struct kprobe_ftrace_quad {
+	u64 w[4];
+};
 
 /* The pt_regs a BRK at @ip would report, as far as ftrace saved it */
 static void kprobe_ftrace_load(struct pt_regs *regs, struct ftrace_regs *fregs,
 			       unsigned long ip)
 {
-	const size_t tail = sizeof(*regs) - offsetof(struct pt_regs, orig_x0);
+	const struct kprobe_ftrace_quad zero = {};
+	struct kprobe_ftrace_quad *mid = (void *)&regs->regs[9];
+	struct kprobe_ftrace_quad *tail = (void *)&regs->orig_x0;
 
-	BUILD_BUG_ON(tail % 32);
-	ftrace_partial_regs(fregs, regs);
 	/* x9-x28, then everything after PSTATE */
-	kprobe_ftrace_zero(&regs->regs[9], 20);
-	kprobe_ftrace_zero(&regs->orig_x0, tail / sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct pt_regs, regs[29]) -
+		     offsetof(struct pt_regs, regs[9]) != 5 * sizeof(*mid));
+	BUILD_BUG_ON(sizeof(*regs) - offsetof(struct pt_regs, orig_x0) !=
+		     2 * sizeof(*tail));
+	ftrace_partial_regs(fregs, regs);
+	mid[0] = zero;
+	mid[1] = zero;
+	mid[2] = zero;
+	mid[3] = zero;
+	mid[4] = zero;
+	tail[0] = zero;
+	tail[1] = zero;
 	regs->pstate |= read_sysreg(daif);
 	regs->pc = ip;
 }
