@@ -350,11 +350,12 @@ def deliberate_items(path: str = DESIGN, rewrite: bool = False
 
 def base_text(part: int) -> str:
     """What a part applies to and what it was tested on."""
-    on = BASE_NAME if part == 1 else \
-        f"{BASE_NAME} with part{'s 1-' if part > 2 else ' '}{part - 1} " \
+    base = base_name()
+    on = base if part == 1 else \
+        f"{base} with part{'s 1-' if part > 2 else ' '}{part - 1} " \
         "of this series"
     return (f"This applies to {on}.  It was built and tested on "
-            f"{TESTED_ON}.")
+            f"{tested_on()}.")
 
 
 FIXES_MARK = "@FIXES@"
@@ -391,9 +392,28 @@ def _cover(path: str, cover: str, part: int,
 # identity, a series to send only under a real one (check_signer()).
 CHECK_OUT = "series-check-out"
 SERIES_LOCK = "series-repo"
-BASE_NAME = "v6.12.117"
-TESTED_ON = ("Debian's linux-source-6.12 6.12.117-1~deb12u1 (v6.12.117 "
-             "with Debian's patches)")
+SOURCE_PACKAGE = "linux-source-6.12"
+
+
+def source_version() -> str:
+    """The installed source package's version ("6.12.118-1~deb12u1"): the
+    base is unpacked from it, so the cover letters name what was built."""
+    r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", SOURCE_PACKAGE],
+                       capture_output=True, text=True)
+    if r.returncode or not r.stdout.strip():
+        raise SystemExit(f"series: {SOURCE_PACKAGE} is not installed "
+                         "(make deps)")
+    return r.stdout.strip()
+
+
+def base_name() -> str:
+    """The upstream tag of the base: "v6.12.118" for 6.12.118-1~deb12u1."""
+    return "v" + source_version().split("-")[0]
+
+
+def tested_on() -> str:
+    return (f"Debian's {SOURCE_PACKAGE} {source_version()} ({base_name()} "
+            "with Debian's patches)")
 STABLE_LIST = "stable@vger.kernel.org"
 
 
@@ -462,7 +482,7 @@ def _generate(sending: bool) -> tuple[str, int]:
         _address(repo, out, cids, part_steps)
         start = tip
     log(f"series: {len(ids)} patches in {len(plan.parts())} parts in "
-        f"{out_root} (on {BASE_NAME})")
+        f"{out_root} (on {base_name()})")
     return repo, len(ids)
 
 

@@ -391,9 +391,13 @@ class Sending(unittest.TestCase):
             series.check_signer()
 
     def test_base_names_the_stable_tag(self):
-        self.assertIn("v6.12.117.", series.base_text(1))
-        self.assertIn("v6.12.117 with parts 1-2 of", series.base_text(3))
-        self.assertIn("Debian's linux-source-6.12", series.base_text(2))
+        """The tag and the package come from the installed package."""
+        with mock.patch.object(series, "source_version",
+                               return_value="6.12.118-1~deb12u1"):
+            self.assertIn("v6.12.118.", series.base_text(1))
+            self.assertIn("v6.12.118 with parts 1-2 of", series.base_text(3))
+            self.assertIn("Debian's linux-source-6.12 6.12.118-1~deb12u1 "
+                          "(v6.12.118 with", series.base_text(2))
 
 
 class StaleLocks(unittest.TestCase):
