@@ -296,6 +296,20 @@ static char *make_cmd(const u8 *data, size_t size, bool raw)
  * there).  The parser keeps that on purpose (trace_probe.h, struct
  * tpp_def); the offset is bounded by the longest argument text.
  */
+/*
+ * A "$arg" other than @entry($argN)'s: the expansion of @entry($argN), and
+ * of :%pd after it, map their carets back into the command.
+ */
+static bool has_bare_argn(const char *cmd)
+{
+	const char *p;
+
+	for (p = strstr(cmd, "$arg"); p; p = strstr(p + 1, "$arg"))
+		if (p - cmd < 7 || memcmp(p - 7, "@entry(", 7))
+			return true;
+	return false;
+}
+
 static bool caret_ok(const char *cmd, unsigned int pos)
 {
 	size_t len = strlen(cmd);
@@ -311,7 +325,7 @@ static bool caret_ok(const char *cmd, unsigned int pos)
 	 */
 	if ((strstr(cmd, "->") || strchr(cmd, '(')) && pos <= 2 * len + 1)
 		return true;
-	return strstr(cmd, "$arg") &&
+	return has_bare_argn(cmd) &&
 	       pos <= len + 1 + TPP_MAX_ARG_NAME_LEN + 1 + TPP_BTF_ARGS_BUF;
 }
 

@@ -79,19 +79,28 @@ struct tpp_word {
 };
 
 /*
- * One argument to parse: a word of the command, or what a word expanded to.
- * A :%pd rewrite remembers where VALUE went, to map carets back.
+ * A rewrite of an argument's text (@entry($argN) to its BTF name, :%pd to
+ * the dereferences): its output keeps "NAME=" and one VALUE of its input,
+ * so that a caret maps back.
  */
+struct tpp_rewrite {
+	unsigned int name_len;	/* "NAME=" */
+	unsigned int val_at;	/* VALUE in the output */
+	unsigned int val_len;
+	unsigned int val_from;	/* VALUE in the input */
+};
+
+/* @entry($argN), then :%pd */
+#define TPP_MAX_REWRITES	2
+
+/* One argument to parse: a word of the command, or what a word became */
 struct tpp_text {
 	const char *s;
 	unsigned int len;
 	unsigned int pos;	/* caret position of s[0] */
 	bool tail;		/* pos is "after the last word": offsets drop */
-	bool rewritten;
-	unsigned int name_len;	/* "NAME=" */
-	unsigned int val_at;	/* VALUE in the rewritten text */
-	unsigned int val_len;
-	unsigned int val_from;	/* VALUE in the text as written */
+	unsigned int nr_rewrites;
+	struct tpp_rewrite rw[TPP_MAX_REWRITES];
 };
 
 struct tpp_state {
@@ -202,19 +211,46 @@ static int word_fail(struct tpp_state *st, unsigned int i, unsigned int off,
 }
 
 /*
- * An offset into a :%pd rewrite points at the same byte of the text the
- * user wrote: inside VALUE it moves back, in the added parts it sticks to
- * the nearest end of VALUE.
+ * An offset into a rewrite's output points at the same byte of its input:
+ * inside VALUE it moves back, in the added parts it sticks to the nearest
+ * end of VALUE.
  */
+static unsigned int rewrite_offset(const struct tpp_rewrite *rw,
+				   unsigned int off)
+{
+	if (off < rw->name_len)
+		return off;
+	if (off < rw->val_at)
+		return rw->name_len;
+	if (off < rw->val_at + rw->val_len)
+		return rw->val_from + off - rw->val_at;
+	return rw->val_from + rw->val_len;
+}
+
+/* Undo the rewrites of @t, the last first, back to the text as written */
 static unsigned int text_offset(const struct tpp_text *t, unsigned int off)
 {
-	if (!t->rewritten || off < t->name_len)
-		return off;
-	if (off < t->val_at)
-		return t->name_len;
-	if (off < t->val_at + t->val_len)
-		return t->val_from + off - t->val_at;
-	return t->val_from + t->val_len;
+	unsigned int i = t->nr_rewrites;
+
+	while (i--)
+		off = rewrite_offset(&t->rw[i], off);
+	return off;
+}
+
+static void push_rewrite(struct tpp_text *t, unsigned int name_len,
+			 unsigned int val_at, unsigned int val_len,
+			 unsigned int val_from)
+{
+	struct tpp_rewrite *rw;
+
+	/* the expansions make TPP_MAX_REWRITES at most */
+	if (t->nr_rewrites == TPP_MAX_REWRITES)
+		return;
+	rw = &t->rw[t->nr_rewrites++];
+	rw->name_len = name_len;
+	rw->val_at = val_at;
+	rw->val_len = val_len;
+	rw->val_from = val_from;
 }
 
 static int arg_fail(const struct tpp_argp *a, int id, unsigned int off,
@@ -752,10 +788,7 @@ static int expand_entry_argn(struct tpp_state *st, unsigned int w,
 	if (ret)
 		return ret;
 	/* only ")[:TYPE]" is as written: carets before it go to the word */
-	t->rewritten = true;
-	t->val_len = end - close;
-	t->val_at = t->len - t->val_len;
-	t->val_from = close - s;
+	push_rewrite(t, 0, t->len - (end - close), end - close, close - s);
 	return 0;
 }
 
@@ -878,11 +911,8 @@ static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 	/* a full buffer is -ENOMEM to the writer (ABI), with a record */
 	if (n >= (int)room)
 		return tpp_error_set(st->err, TPP_E_DENTRY_ROOM, t->pos, -ENOMEM);
-	t->rewritten = true;
-	t->name_len = nlen;
-	t->val_at = nlen + ent + plen;
-	t->val_len = cut - nlen - ent - !!ent;
-	t->val_from = nlen + ent;
+	push_rewrite(t, nlen, nlen + ent + plen, cut - nlen - ent - !!ent,
+		     nlen + ent);
 	t->s = out;
 	t->len = n;
 	st->dused += n + 1;
@@ -1479,6 +1509,21 @@ static noinline_for_stack int deref_offset(bool neg, const char *d,
 	return kstrtol(buf, 0, offs);
 }
 
+/* The ')' that closes the '(' at @open, before @end; 0 when none does */
+static unsigned int match_paren(const char *s, unsigned int open,
+				unsigned int end)
+{
+	unsigned int depth = 0, i;
+
+	for (i = open; i < end; i++) {
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && !--depth)
+			return i;
+	}
+	return 0;
+}
+
 /*
  * A value in parentheses ends at its ')': "+0(%di)junk" is no dereference,
  * and what follows the last ')' is refused, not ignored.  @at is where
@@ -1604,21 +1649,6 @@ static int parse_percpu(struct tpp_argp *a, unsigned int start,
 
 /* Typecasts one value may go through, nested ones included */
 #define TPP_MAX_CASTS		3
-
-/* The ')' that closes the '(' at @open, before @end; 0 when none does */
-static unsigned int match_paren(const char *s, unsigned int open,
-				unsigned int end)
-{
-	unsigned int depth = 0, i;
-
-	for (i = open; i < end; i++) {
-		if (s[i] == '(')
-			depth++;
-		else if (s[i] == ')' && !--depth)
-			return i;
-	}
-	return 0;
-}
 
 /* The first "->" in @from..@end outside parentheses; 0 when none */
 static unsigned int find_arrow(const char *s, unsigned int from,
@@ -1850,11 +1880,15 @@ static bool src_is_address(enum tpp_src src)
 	       src == TPP_SRC_IMMSTR || src == TPP_SRC_FIELD;
 }
 
+/*
+ * A word symstr may print.  A return probe's $argN is the word its entry
+ * saved, as @entry($argN) is, and takes the same types.
+ */
 static bool src_fits_symstr(enum tpp_src src)
 {
 	return src == TPP_SRC_REG || src == TPP_SRC_STACK ||
 	       src == TPP_SRC_RETVAL || src == TPP_SRC_ARG ||
-	       src == TPP_SRC_FIELD;
+	       src == TPP_SRC_EARG || src == TPP_SRC_FIELD;
 }
 
 static int store_string(struct tpp_argp *a)
@@ -1999,12 +2033,17 @@ static int parse_entry(struct tpp_argp *a)
 	struct tpp_state *st = a->st;
 	unsigned int flags = st->flags;
 	unsigned int in = a->body + TPP_ENTRY_OPEN_LEN;
+	unsigned int close;
 	int ret;
 
 	if (!(flags & TPP_RETURN))
 		return arg_fail(a, TPP_E_ENTRY_ON_PROBE, a->body, -EINVAL);
 	if (a->vend <= in || a->s[a->vend - 1] != ')')
 		return arg_fail(a, TPP_E_ENTRY_CLOSE, a->vend, -EINVAL);
+	/* "@entry(A)B" is junk after a value, as "+0(A)B" is */
+	close = match_paren(a->s, in - 1, a->vend);
+	if (close && close + 1 < a->vend)
+		return arg_fail(a, TPP_E_FETCHARG, close + 1, -EINVAL);
 	st->flags &= ~TPP_RETURN;
 	if (!(flags & TPP_USER))
 		st->flags |= TPP_ENTRY;

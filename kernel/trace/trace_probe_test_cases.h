@@ -323,6 +323,16 @@ TPP_CASE_K(X86, "r vfs_read a=@entry(^)", FETCHARG, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read a=@entry(^$retval)", RETVAL_ON_ENTRY, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read a=+0(^@entry($arg1))", ENTRY_PLACE, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read a=@entry(^@entry($arg1))", ENTRY_PLACE, -EINVAL)
+/* carets map back through both rewrites: @entry($argN), then :%pD */
+TPP_CASE_K(BTF, "r longfunc ^@entry($arg1):%pD", ARG_LONG, -E2BIG)
+TPP_CASE_K(BTF, "r longfunc @entry($arg1):^u128", TYPE, -EINVAL)
+/* what follows @entry(...)'s own ')' is junk, as after +0(...) */
+TPP_CASE_K(X86, "r vfs_read @entry(%di)^@entry(%si)", FETCHARG, -EINVAL)
+TPP_CASE_K(X86, "r vfs_read a=@entry(+0(%di))^(%si)", FETCHARG, -EINVAL)
+/* at an exit, $argN is the word the entry saved, as @entry($argN) is */
+TPP_CASE_OK(X86, "r vfs_read $arg1:symstr")
+TPP_CASE_OK(X86, "r vfs_read @entry(%di):symstr")
+TPP_CASE_K(X86, "r vfs_read +u0($arg1):^symstr", SYMSTR_SRC, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read a=@entry($arg1):^nope", TYPE, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read a=@entry(%ax):^string", STRING_SRC, -EINVAL)
 TPP_CASE_K(X86, "r vfs_read a=@entry(^$arg10000)", ARG_INDEX, -EINVAL)
