@@ -18,6 +18,7 @@ to run.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 import shutil
@@ -395,6 +396,7 @@ SERIES_LOCK = "series-repo"
 SOURCE_PACKAGE = "linux-source-6.12"
 
 
+@functools.lru_cache(maxsize=None)
 def source_version() -> str:
     """The installed source package's version ("6.12.118-1~deb12u1"): the
     base is unpacked from it, so the cover letters name what was built."""

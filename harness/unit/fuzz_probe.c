@@ -288,6 +288,22 @@ static char *make_cmd(const u8 *data, size_t size, bool raw)
 /* ---- Invariants ---- */
 
 /*
+ * A "$arg" other than @entry($argN)'s: the expansion of @entry($argN), and
+ * of :%pd after it, map their carets back into the command.
+ */
+static bool has_bare_argn(const char *cmd)
+{
+	static const char entry[] = "@entry(";
+	const size_t n = sizeof(entry) - 1;
+	const char *p;
+
+	for (p = strstr(cmd, "$arg"); p; p = strstr(p + 1, "$arg"))
+		if ((size_t)(p - cmd) < n || memcmp(p - n, entry, n))
+			return true;
+	return false;
+}
+
+/*
  * A caret points into the command or one past it.  Except after a BTF
  * expansion ($arg*, and $argN with BTF): 6.12 points argument i at word
  * i + 2 even when $arg* expanded into several arguments, plus an offset
@@ -296,20 +312,6 @@ static char *make_cmd(const u8 *data, size_t size, bool raw)
  * there).  The parser keeps that on purpose (trace_probe.h, struct
  * tpp_def); the offset is bounded by the longest argument text.
  */
-/*
- * A "$arg" other than @entry($argN)'s: the expansion of @entry($argN), and
- * of :%pd after it, map their carets back into the command.
- */
-static bool has_bare_argn(const char *cmd)
-{
-	const char *p;
-
-	for (p = strstr(cmd, "$arg"); p; p = strstr(p + 1, "$arg"))
-		if (p - cmd < 7 || memcmp(p - 7, "@entry(", 7))
-			return true;
-	return false;
-}
-
 static bool caret_ok(const char *cmd, unsigned int pos)
 {
 	size_t len = strlen(cmd);
