@@ -19,14 +19,17 @@
  * module comes and unregisters, to wait again, when it goes.
  *
  * A kernel without fprobe (arm64, whose ftrace saves no pt_regs) takes
- * the same events through kprobes on the function's ftrace call site,
- * with KPROBE_FLAG_FTRACE_ARGS: a definition here reads no register but
- * the arguments, the stack pointer and the return value, all of which
- * ftrace saves.  The hook functions below are the only difference.
+ * the same events through ftrace: an entry event with an ftrace_ops of
+ * its own, an exit event with a kretprobe that the kprobes core puts on
+ * the function's ftrace call site (KPROBE_FLAG_FTRACE_ARGS).  A
+ * definition here reads no register but the arguments, the stack pointer
+ * and the return value, all of which ftrace saves.  The hook functions
+ * below are the only difference.
  *
  * Locking: definitions, events, registration and the dyn_event list change
  * under event_mutex; the handlers read the event's flags and trace files
- * under RCU (fprobe and kprobe handlers run with preemption disabled).
+ * under RCU (fprobe, ftrace_ops and kprobe handlers run with preemption
+ * disabled).
  */
 #define pr_fmt(fmt)	"trace_fprobe: " fmt
 
@@ -60,8 +63,10 @@
  * @registered: the hook is registered (and, for a tprobe, the stub is
  *	on @tpoint)
  * @fp: the fprobe; set up again before every registration
- * @rp: without fprobe, the kprobe (@rp.kp) or kretprobe on the ftrace
- *	call site; set up again before every registration
+ * @ops: without fprobe, an entry probe's ftrace_ops on the function;
+ *	set up again before every registration
+ * @rp: without fprobe, a return probe's kretprobe on the ftrace call
+ *	site; set up again before every registration
  * @entry_ip: without fprobe, the address of the probed function, which
  *	the records show as fprobe's do
  *
@@ -75,6 +80,7 @@ struct trace_fprobe {
 #ifdef CONFIG_FPROBE
 	struct fprobe fp;
 #else
+	struct ftrace_ops ops;
 	struct kretprobe rp;
 	unsigned long entry_ip;
 #endif
@@ -228,17 +234,43 @@ static int tf_hook_refused(unsigned long func)
 
 #else /* !CONFIG_FPROBE */
 
-/* ---- The hook: a kprobe or kretprobe taken through ftrace ---- */
+/* ---- The hook: an ftrace_ops at the entry, a kretprobe at the exit ---- */
 
-static int tf_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
+/*
+ * ftrace saved the arguments, FP, LR, SP and PC; ftrace_partial_regs()
+ * puts them where the fetch program reads them.  The definition was
+ * refused if it reads any other register, so the rest of the pt_regs is
+ * only cleared when perf may copy it out with a sample.
+ */
+static void tf_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	struct trace_fprobe *tf = container_of(kp, struct trace_fprobe, rp.kp);
+	struct trace_fprobe *tf = container_of(ops, struct trace_fprobe, ops);
+	unsigned int flags = READ_ONCE(tf->tp.ev->flags);
+	struct pt_regs regs __uninitialized;
+	int bit;
 
-	tf_hit(tf, regs, NULL, tf->entry_ip, false, 0);
-	return 0;
+	if (!(flags & (PROBE_EVENT_F_TRACE | PROBE_EVENT_F_PERF)))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	if (flags & PROBE_EVENT_F_PERF)
+		memset(&regs, 0, sizeof(regs));
+	tf_hit(tf, ftrace_partial_regs(fregs, &regs), NULL, tf->entry_ip,
+	       false, 0);
+	ftrace_test_recursion_unlock(bit);
 }
 
-NOKPROBE_SYMBOL(tf_kprobe_handler);
+NOKPROBE_SYMBOL(tf_ftrace_handler);
+
+/* Why kprobes refuse @func, which ftrace can trace */
+static int tf_hook_refused(unsigned long func)
+{
+	if (arch_within_kprobe_blacklist(func))
+		return TPP_E_KPROBES_AREA;
+	return within_kprobe_blacklist(func) ? TPP_E_BLACKLISTED : TPP_E_NONE;
+}
 
 /* The probe of a kretprobe instance; NULL while it is unregistered */
 static nokprobe_inline struct trace_fprobe *tf_of_instance(struct kretprobe_instance *ri)
@@ -279,10 +311,6 @@ static int tf_register_kprobe(struct trace_fprobe *tf)
 	struct kretprobe *rp = &tf->rp;
 	unsigned int size = probe_prog_edata_size(tf->tp.prog);
 
-	if (!tf_is_return(tf)) {
-		rp->kp.pre_handler = tf_kprobe_handler;
-		return register_kprobe(&rp->kp);
-	}
 	rp->handler = tf_return_handler;
 	rp->maxactive = tf->tp.def->maxactive;
 	if (size) {
@@ -294,32 +322,60 @@ static int tf_register_kprobe(struct trace_fprobe *tf)
 
 static void tf_unhook(struct trace_fprobe *tf)
 {
-	if (tf_is_return(tf))
+	if (tf_is_return(tf)) {
 		unregister_kretprobe(&tf->rp);
-	else
-		unregister_kprobe(&tf->rp.kp);
+		return;
+	}
+	unregister_ftrace_function(&tf->ops);
+	ftrace_free_filter(&tf->ops);
 }
 
 /*
- * Hook the function at @func.  With KPROBE_FLAG_FTRACE_ARGS, the kprobes
- * core moves a probe on a function's entry to its ftrace call site.  A
- * function ftrace cannot trace is refused with -EINVAL, as fprobe refuses
- * it, and never gets a breakpoint.  The kprobes core keeps state in
- * struct kretprobe, so it is set up afresh for every registration.
+ * The entry probe's own ftrace_ops: the handler is called straight from
+ * the function's call site while it is the only user there, and tests
+ * the event's flags itself, so the ops stays registered while the event
+ * is disabled, as an fprobe does.
+ */
+static int tf_hook_ftrace(struct trace_fprobe *tf, unsigned long func)
+{
+	struct ftrace_ops *ops = &tf->ops;
+	int ret;
+
+	memset(ops, 0, sizeof(*ops));
+	ops->func = tf_ftrace_handler;
+	ret = ftrace_set_filter_ip(ops, func, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(ops);
+	if (ret)
+		ftrace_free_filter(ops);
+	return ret;
+}
+
+/*
+ * Hook the function at @func.  A function ftrace cannot trace is refused
+ * with -EINVAL, as fprobe refuses it.  So is one on the kprobe blacklist,
+ * which a return probe's kretprobe may not take: the entry and the exit
+ * of a function are refused alike.  With KPROBE_FLAG_FTRACE_ARGS, the
+ * kprobes core puts the kretprobe on the ftrace call site; one it did not
+ * is unregistered and refused, so it never takes a breakpoint.  The
+ * kprobes core keeps state in struct kretprobe, so it is set up afresh
+ * for every registration.
  */
 static int tf_hook_addr(struct trace_fprobe *tf, unsigned long func)
 {
 	struct kretprobe *rp = &tf->rp;
 	int ret;
 
-	if (!ftrace_location(func))
+	if (!ftrace_location(func) || tf_hook_refused(func) != TPP_E_NONE)
 		return -EINVAL;
+	tf->entry_ip = func;
+	if (!tf_is_return(tf))
+		return tf_hook_ftrace(tf, func);
 	memset(rp, 0, sizeof(*rp));
 	rp->kp.addr = (kprobe_opcode_t *)func;
 	rp->kp.flags = KPROBE_FLAG_FTRACE_ARGS;
 	if (!probe_event_enabled(tf->tp.ev))
 		rp->kp.flags |= KPROBE_FLAG_DISABLED;
-	tf->entry_ip = func;
 	ret = tf_register_kprobe(tf);
 	if (!ret && !kprobe_ftrace(&rp->kp)) {
 		tf_unhook(tf);
@@ -336,20 +392,15 @@ static int tf_hook_name(struct trace_fprobe *tf)
 	return func ? tf_hook_addr(tf, func) : -ENOENT;
 }
 
+/* An entry probe's handler tests its event's flags */
 static void tf_hook_enable(struct trace_fprobe *tf, bool on)
 {
+	if (!tf_is_return(tf))
+		return;
 	if (on)
 		enable_kprobe(&tf->rp.kp);
 	else
 		disable_kprobe(&tf->rp.kp);
-}
-
-/* Why kprobes refuse @func, which ftrace can trace */
-static int tf_hook_refused(unsigned long func)
-{
-	if (arch_within_kprobe_blacklist(func))
-		return TPP_E_KPROBES_AREA;
-	return within_kprobe_blacklist(func) ? TPP_E_BLACKLISTED : TPP_E_NONE;
 }
 
 #endif /* CONFIG_FPROBE */
