@@ -303,6 +303,19 @@ static bool has_bare_argn(const char *cmd)
 	return false;
 }
 
+/* A '(' of a dereference; @entry('s maps its carets back */
+static bool has_deref(const char *cmd)
+{
+	static const char entry[] = "@entry";
+	const size_t n = sizeof(entry) - 1;
+	const char *p;
+
+	for (p = strchr(cmd, '('); p; p = strchr(p + 1, '('))
+		if ((size_t)(p - cmd) < n || memcmp(p - n, entry, n))
+			return true;
+	return false;
+}
+
 /*
  * A caret points into the command or one past it.  Except after a BTF
  * expansion ($arg*, and $argN with BTF): 6.12 points argument i at word
@@ -325,7 +338,7 @@ static bool caret_ok(const char *cmd, unsigned int pos)
 	 * value, as 6.12 does: past the end, but by less than the command's
 	 * length (make diff checks these carets against 6.12).
 	 */
-	if ((strstr(cmd, "->") || strchr(cmd, '(')) && pos <= 2 * len + 1)
+	if ((strstr(cmd, "->") || has_deref(cmd)) && pos <= 2 * len + 1)
 		return true;
 	return has_bare_argn(cmd) &&
 	       pos <= len + 1 + TPP_MAX_ARG_NAME_LEN + 1 + TPP_BTF_ARGS_BUF;
