@@ -402,6 +402,10 @@ def _options() -> tuple[argparse.ArgumentParser, ...]:
                          default=_env_flag("BTI"),
                          help="arm64 with BTI and pointer authentication "
                          "in the kernel")
+    flavour.add_argument("--tags", action="store_true",
+                         default=_env_flag("TAGS"),
+                         help="arm64 with KASAN's software tags (tagged "
+                         "kernel pointers)")
     boot = argparse.ArgumentParser(add_help=False)
     boot.add_argument("--timeout", type=int,
                       default=int(os.environ.get("TIMEOUT") or 0))
@@ -467,7 +471,8 @@ COMMANDS = {
 
 # what a command that does not take an option sees
 _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
-                 kcsan=False, bti=False, timeout=0, append="", script=None,
+                 kcsan=False, bti=False, tags=False, timeout=0, append="",
+                 script=None,
                  icount=False, tests="", save_baseline=False, group=[],
                  log=None, targets=[], args=[], mode=None)
 

@@ -29,9 +29,11 @@ _OFF = re.compile(r"^# (CONFIG_\w+) is not set$")
 
 
 # Kernel flavours: "" (make check), "debug" (DEBUG=1: KASAN, lockdep, ...),
-# "kcsan" (KCSAN=1) and "bti" (BTI=1, arm64: BTI and pointer
-# authentication in the kernel), each a fragment on top of base + arch.
-FLAVOURS = ("", "debug", "kcsan", "bti")
+# "kcsan" (KCSAN=1), "bti" (BTI=1, arm64: BTI and pointer
+# authentication in the kernel) and "tags" (TAGS=1, arm64: KASAN's
+# software tags, tagged kernel pointers), each a fragment on top of base
+# + arch.
+FLAVOURS = ("", "debug", "kcsan", "bti", "tags")
 
 # kernel/trace/Makefile keeps KCSAN out of the whole directory (the
 # function tracer must not recurse into the KCSAN runtime).  The probe
@@ -101,7 +103,7 @@ class Build:
     @property
     def debug(self) -> bool:
         """A sanitizer flavour: slow to boot and to run"""
-        return self.flavour in ("debug", "kcsan")
+        return self.flavour in ("debug", "kcsan", "tags")
 
     def make_vars(self) -> list[str]:
         """Variables the flavour sets on make's command line"""

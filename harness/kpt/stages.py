@@ -44,6 +44,8 @@ def flavour(args: argparse.Namespace) -> str:
         return "kcsan"
     if getattr(args, "bti", False):
         return "bti"
+    if getattr(args, "tags", False):
+        return "tags"
     return "debug" if args.debug else ""
 
 
