@@ -273,7 +273,7 @@ def mt_boot(args: argparse.Namespace, b: Build, base: str,
     _, res = stages.boot(b, base, script, "stress-mt", 1800,
                          stream=args.verbose, append=LANES["debug"].append,
                          files=files, accel=MT_ACCEL, run_dir=rundir)
-    exp = expect.load(archname, args.kernel)
+    exp = expect.load(archname, args.kernel, flavour=b.flavour)
     rows = check.judge(res, ["rel/stress-mt"], exp)
     return [(k if check.is_case(k) else f"stress-mt/{k}", r, ok, note)
             for k, r, ok, note in rows]
@@ -308,7 +308,7 @@ def check_debug(args: argparse.Namespace, archname: str) -> list[int]:
     lane = LANES[name]
     b, base, testsrc = stages.prepare(archname, args.kernel,
                                       stages.flavour(args))
-    exp = expect.load(archname, args.kernel)
+    exp = expect.load(archname, args.kernel, flavour=b.flavour)
     cases = [] if name.startswith("long") and not args.tests else \
         check.order(check.select(testsrc, args.tests), exp)
     # A case known to damage this kernel (6.12's symstr overrun of the
