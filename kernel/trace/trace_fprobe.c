@@ -20,22 +20,24 @@
  *
  * A kernel without fprobe (arm64, whose ftrace saves no pt_regs) takes
  * the same events through ftrace: an entry event with an ftrace_ops of
- * its own, an exit event with a kretprobe that the kprobes core puts on
- * the function's ftrace call site (KPROBE_FLAG_FTRACE_ARGS).  A
+ * its own, exit events with one fgraph_ops that they share, or with a
+ * kretprobe on the ftrace call site when their entry data is too big for
+ * the shadow stack.  A
  * definition here reads no register but the arguments, the stack pointer
- * and the return value, all of which ftrace saves.  The hook functions
- * below are the only difference.
+ * and the return value, all of which ftrace and fgraph pass in
+ * ftrace_regs.  The hook functions below are the only difference.
  *
  * Locking: definitions, events, registration and the dyn_event list change
  * under event_mutex; the handlers read the event's flags and trace files
  * under RCU (fprobe, ftrace_ops and kprobe handlers run with preemption
- * disabled).
+ * disabled, fgraph handlers disable it).
  */
 #define pr_fmt(fmt)	"trace_fprobe: " fmt
 
 #include <linux/ctype.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
+#include <linux/hashtable.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -65,8 +67,16 @@
  * @fp: the fprobe; set up again before every registration
  * @ops: without fprobe, an entry probe's ftrace_ops on the function;
  *	set up again before every registration
- * @rp: without fprobe, a return probe's kretprobe on the ftrace call
- *	site; set up again before every registration
+ * @exit_node: without fprobe, a return probe's entry in tf_exits
+ * @exit_id: without fprobe, what a return probe's records on the shadow
+ *	stack name it by; never 0, never reused
+ * @exit_site: without fprobe, a return probe's ftrace call site, by which
+ *	fgraph names the function
+ * @rec_words: without fprobe, the words of a return probe's records on
+ *	the shadow stack
+ * @rp: without fprobe, the kretprobe on the ftrace call site of a return
+ *	probe whose entry data does not fit on the shadow stack; set up
+ *	again before every registration
  * @entry_ip: without fprobe, the address of the probed function, which
  *	the records show as fprobe's do
  *
@@ -81,6 +91,10 @@ struct trace_fprobe {
 	struct fprobe fp;
 #else
 	struct ftrace_ops ops;
+	struct hlist_node exit_node;
+	unsigned long exit_id;
+	unsigned long exit_site;
+	unsigned int rec_words;
 	struct kretprobe rp;
 	unsigned long entry_ip;
 #endif
@@ -234,7 +248,7 @@ static int tf_hook_refused(unsigned long func)
 
 #else /* !CONFIG_FPROBE */
 
-/* ---- The hook: an ftrace_ops at the entry, a kretprobe at the exit ---- */
+/* ---- The hook: an ftrace_ops at the entry, function graph at the exit ---- */
 
 /*
  * ftrace saved the arguments, FP, LR, SP and PC; ftrace_partial_regs()
@@ -270,6 +284,241 @@ static int tf_hook_refused(unsigned long func)
 	if (arch_within_kprobe_blacklist(func))
 		return TPP_E_KPROBES_AREA;
 	return within_kprobe_blacklist(func) ? TPP_E_BLACKLISTED : TPP_E_NONE;
+}
+
+/*
+ * Exit events share one fgraph_ops, as fgraph has few slots: its filter
+ * holds each function that has one, and tf_exits finds a function's
+ * events from its ftrace call site, the address fgraph gives.  At the
+ * entry each armed event leaves a record on the task's shadow stack: a
+ * word with its id and the record's length, then the entry data it saves.
+ * On the way out only the events whose id is recorded write, so an event
+ * deleted, or disabled then enabled, while the function ran writes
+ * nothing, and a record never leads to a freed event.
+ */
+#define TF_EXIT_BITS		6
+#define TF_REC_WORDS_MAX	32	/* what fgraph_reserve_data() gives */
+#define TF_REC_LEN_BITS		6
+#define TF_REC_LEN_MASK		((1UL << TF_REC_LEN_BITS) - 1)
+
+static DEFINE_HASHTABLE(tf_exits, TF_EXIT_BITS);
+static unsigned int tf_exit_count;	/* exit events hooked */
+static unsigned long tf_exit_last_id;
+
+static int tf_graph_entry(struct ftrace_graph_ent *trace,
+			  struct fgraph_ops *gops, struct ftrace_regs *fregs);
+static void tf_graph_return(struct ftrace_graph_ret *trace,
+			    struct fgraph_ops *gops, struct ftrace_regs *fregs);
+
+static struct fgraph_ops tf_exit_gops = {
+	.entryfunc	= tf_graph_entry,
+	.retfunc	= tf_graph_return,
+};
+
+/* Words an exit event's record takes on the shadow stack */
+static unsigned int tf_rec_words(const struct trace_fprobe *tf)
+{
+	return 1 + DIV_ROUND_UP(probe_prog_edata_size(tf->tp.prog),
+				sizeof(long));
+}
+
+/* Whether @tf's event writes records now */
+static nokprobe_inline bool tf_armed(const struct trace_fprobe *tf)
+{
+	return READ_ONCE(tf->tp.ev->flags) &
+	       (PROBE_EVENT_F_TRACE | PROBE_EVENT_F_PERF);
+}
+
+/*
+ * Gather in @hit the armed exit events of @func whose records fit on the
+ * shadow stack together; return the words they take.  At most
+ * TF_REC_WORDS_MAX records fit, as each takes a word at least.
+ */
+static nokprobe_inline unsigned int tf_rec_gather(unsigned long func,
+						  struct trace_fprobe **hit,
+						  unsigned int *nr)
+{
+	struct trace_fprobe *tf;
+	unsigned int words = 0;
+
+	*nr = 0;
+	hash_for_each_possible_rcu_notrace(tf_exits, tf, exit_node, func) {
+		if (tf->exit_site != func || !tf_armed(tf) ||
+		    words + tf->rec_words > TF_REC_WORDS_MAX)
+			continue;
+		hit[(*nr)++] = tf;
+		words += tf->rec_words;
+	}
+	return words;
+}
+
+/* Fill @rec with the records of the @nr events of @hit */
+static nokprobe_inline void tf_rec_fill(unsigned long *rec,
+					struct trace_fprobe **hit,
+					unsigned int nr,
+					struct ftrace_regs *fregs)
+{
+	struct pt_regs regs __uninitialized;
+	unsigned int i, n;
+
+	ftrace_partial_regs(fregs, &regs);
+	for (i = 0; i < nr; i++, rec += n) {
+		n = hit[i]->rec_words;
+		rec[0] = hit[i]->exit_id << TF_REC_LEN_BITS | n;
+		if (n > 1)
+			probe_prog_save_entry(hit[i]->tp.prog, &regs, rec + 1);
+	}
+}
+
+/*
+ * Save, for each armed exit event on the function, its id and its entry
+ * data.  An event enabled while the function runs misses this call.
+ */
+static int tf_graph_entry(struct ftrace_graph_ent *trace,
+			  struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	struct trace_fprobe *hit[TF_REC_WORDS_MAX];
+	unsigned long *rec = NULL;
+	unsigned int words, nr;
+	int bit;
+
+	if (!fregs)
+		return 0;
+	bit = ftrace_test_recursion_trylock(trace->func, 0);
+	if (bit < 0)
+		return 0;
+	preempt_disable_notrace();
+	words = tf_rec_gather(trace->func, hit, &nr);
+	if (words)
+		rec = fgraph_reserve_data(gops->idx, words * sizeof(long));
+	if (rec)
+		tf_rec_fill(rec, hit, nr, fregs);
+	preempt_enable_notrace();
+	ftrace_test_recursion_unlock(bit);
+	return !!rec;
+}
+
+NOKPROBE_SYMBOL(tf_graph_entry);
+
+static nokprobe_inline struct trace_fprobe *tf_exit_of(unsigned long func,
+						       unsigned long word)
+{
+	unsigned long id = word >> TF_REC_LEN_BITS;
+	struct trace_fprobe *tf;
+
+	hash_for_each_possible_rcu_notrace(tf_exits, tf, exit_node, func)
+		if (tf->exit_id == id)
+			return tf;
+	return NULL;
+}
+
+#define TF_REGS_FILLED	1
+#define TF_REGS_CLEARED	2
+
+/*
+ * fregs holds the return value, the stack pointer after the return and,
+ * as instruction pointer, the return address.  The definition reads
+ * nothing else, so the rest of the pt_regs is only cleared for perf,
+ * which may copy it out with a sample.
+ */
+static nokprobe_inline void tf_exit_regs(const struct trace_fprobe *tf,
+					 struct ftrace_regs *fregs,
+					 struct pt_regs *regs, unsigned int *state)
+{
+	if ((READ_ONCE(tf->tp.ev->flags) & PROBE_EVENT_F_PERF) &&
+	    !(*state & TF_REGS_CLEARED)) {
+		memset(regs, 0, sizeof(*regs));
+		*state = TF_REGS_CLEARED;
+	}
+	if (!(*state & TF_REGS_FILLED)) {
+		ftrace_partial_regs(fregs, regs);
+		*state |= TF_REGS_FILLED;
+	}
+}
+
+static void tf_graph_return(struct ftrace_graph_ret *trace,
+			    struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	struct pt_regs regs __uninitialized;
+	unsigned int used, words, n, state = 0;
+	struct trace_fprobe *tf;
+	unsigned long *rec;
+	int size, bit;
+
+	rec = fgraph_retrieve_data(gops->idx, &size);
+	if (!rec || !fregs)
+		return;
+	bit = ftrace_test_recursion_trylock(trace->func, 0);
+	if (bit < 0)
+		return;
+	preempt_disable_notrace();
+	words = size / sizeof(long);
+	for (used = 0; used < words && rec[used]; used += n) {
+		n = rec[used] & TF_REC_LEN_MASK;
+		tf = tf_exit_of(trace->func, rec[used]);
+		if (!tf)
+			continue;
+		tf_exit_regs(tf, fregs, &regs, &state);
+		tf_hit(tf, &regs, n > 1 ? rec + used + 1 : NULL, tf->entry_ip,
+		       true, instruction_pointer(&regs));
+	}
+	preempt_enable_notrace();
+	ftrace_test_recursion_unlock(bit);
+}
+
+NOKPROBE_SYMBOL(tf_graph_return);
+
+static bool tf_exit_func_hooked(unsigned long func)
+{
+	struct trace_fprobe *tf;
+
+	hash_for_each_possible(tf_exits, tf, exit_node, func)
+		if (tf->exit_site == func)
+			return true;
+	return false;
+}
+
+/*
+ * Put @tf's function in the fgraph_ops's filter unless another exit event
+ * has it there, and register the fgraph_ops with the first exit event:
+ * an empty filter would hook every function.
+ */
+static int tf_hook_exit(struct trace_fprobe *tf, unsigned long func)
+{
+	int ret = 0;
+
+	func = ftrace_location(func);
+	if (!tf_exit_func_hooked(func))
+		ret = ftrace_set_filter_ip(&tf_exit_gops.ops, func, 0, 0);
+	if (ret)
+		return ret;
+	tf->exit_site = func;
+	tf->exit_id = ++tf_exit_last_id;
+	tf->rec_words = tf_rec_words(tf);
+	hash_add_rcu(tf_exits, &tf->exit_node, func);
+	if (!tf_exit_count++)
+		ret = register_ftrace_graph(&tf_exit_gops);
+	if (ret) {
+		tf_exit_count--;
+		hash_del_rcu(&tf->exit_node);
+		if (!tf_exit_func_hooked(func))
+			ftrace_set_filter_ip(&tf_exit_gops.ops, func, 1, 0);
+		synchronize_rcu();
+	}
+	return ret;
+}
+
+/* The reverse of tf_hook_exit(); the handlers are done with @tf after it */
+static void tf_unhook_exit(struct trace_fprobe *tf)
+{
+	unsigned long func = tf->exit_site;
+
+	hash_del_rcu(&tf->exit_node);
+	if (!--tf_exit_count)
+		unregister_ftrace_graph(&tf_exit_gops);
+	if (!tf_exit_func_hooked(func))
+		ftrace_set_filter_ip(&tf_exit_gops.ops, func, 1, 0);
+	synchronize_rcu();
 }
 
 /* The probe of a kretprobe instance; NULL while it is unregistered */
@@ -320,8 +569,42 @@ static int tf_register_kprobe(struct trace_fprobe *tf)
 	return register_kretprobe(rp);
 }
 
+/*
+ * An exit event whose entry data does not fit in what the shadow stack
+ * gives one call takes a kretprobe, put on the ftrace call site with
+ * KPROBE_FLAG_FTRACE_ARGS; one the kprobes core did not put there is
+ * unregistered and refused, so it never takes a breakpoint.  The kprobes
+ * core keeps state in struct kretprobe: it is set up afresh each time.
+ */
+static bool tf_exit_on_graph(const struct trace_fprobe *tf)
+{
+	return tf_rec_words(tf) <= TF_REC_WORDS_MAX;
+}
+
+static int tf_hook_kretprobe(struct trace_fprobe *tf, unsigned long func)
+{
+	struct kretprobe *rp = &tf->rp;
+	int ret;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->kp.addr = (kprobe_opcode_t *)func;
+	rp->kp.flags = KPROBE_FLAG_FTRACE_ARGS;
+	if (!probe_event_enabled(tf->tp.ev))
+		rp->kp.flags |= KPROBE_FLAG_DISABLED;
+	ret = tf_register_kprobe(tf);
+	if (!ret && !kprobe_ftrace(&rp->kp)) {
+		unregister_kretprobe(rp);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 static void tf_unhook(struct trace_fprobe *tf)
 {
+	if (tf_is_return(tf) && tf_exit_on_graph(tf)) {
+		tf_unhook_exit(tf);
+		return;
+	}
 	if (tf_is_return(tf)) {
 		unregister_kretprobe(&tf->rp);
 		return;
@@ -353,35 +636,19 @@ static int tf_hook_ftrace(struct trace_fprobe *tf, unsigned long func)
 
 /*
  * Hook the function at @func.  A function ftrace cannot trace is refused
- * with -EINVAL, as fprobe refuses it.  So is one on the kprobe blacklist,
- * which a return probe's kretprobe may not take: the entry and the exit
- * of a function are refused alike.  With KPROBE_FLAG_FTRACE_ARGS, the
- * kprobes core puts the kretprobe on the ftrace call site; one it did not
- * is unregistered and refused, so it never takes a breakpoint.  The
- * kprobes core keeps state in struct kretprobe, so it is set up afresh
- * for every registration.
+ * with -EINVAL, as fprobe refuses it.  So is one on the kprobe blacklist:
+ * ftrace can trace some functions that the probe code itself runs.
  */
 static int tf_hook_addr(struct trace_fprobe *tf, unsigned long func)
 {
-	struct kretprobe *rp = &tf->rp;
-	int ret;
-
 	if (!ftrace_location(func) || tf_hook_refused(func) != TPP_E_NONE)
 		return -EINVAL;
 	tf->entry_ip = func;
 	if (!tf_is_return(tf))
 		return tf_hook_ftrace(tf, func);
-	memset(rp, 0, sizeof(*rp));
-	rp->kp.addr = (kprobe_opcode_t *)func;
-	rp->kp.flags = KPROBE_FLAG_FTRACE_ARGS;
-	if (!probe_event_enabled(tf->tp.ev))
-		rp->kp.flags |= KPROBE_FLAG_DISABLED;
-	ret = tf_register_kprobe(tf);
-	if (!ret && !kprobe_ftrace(&rp->kp)) {
-		tf_unhook(tf);
-		ret = -EINVAL;
-	}
-	return ret;
+	if (tf_exit_on_graph(tf))
+		return tf_hook_exit(tf, func);
+	return tf_hook_kretprobe(tf, func);
 }
 
 /* "[MOD:]SYM" names a function's start, as in a kprobe definition */
@@ -392,10 +659,10 @@ static int tf_hook_name(struct trace_fprobe *tf)
 	return func ? tf_hook_addr(tf, func) : -ENOENT;
 }
 
-/* An entry probe's handler tests its event's flags */
+/* The ftrace_ops and fgraph handlers test their event's flags */
 static void tf_hook_enable(struct trace_fprobe *tf, bool on)
 {
-	if (!tf_is_return(tf))
+	if (!tf_is_return(tf) || tf_exit_on_graph(tf))
 		return;
 	if (on)
 		enable_kprobe(&tf->rp.kp);
