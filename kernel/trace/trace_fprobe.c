@@ -60,8 +60,8 @@
  * @tp: what every probe type's probe has; @tp.def->kind is 'f' or 't',
  *	@tp.def->symbol the function ("[MOD:]SYM") or the tracepoint name
  * @tpoint: a tprobe's tracepoint; NULL while its module is not loaded
- * @mod: the module @tpoint lives in, or NULL; not referenced: the module
- *	notifier clears it before the module goes
+ * @mod: the module @tpoint or the hooked function lives in, or NULL; not
+ *	referenced: the module notifiers clear it before the module goes
  * @registered: the hook is registered (and, for a tprobe, the stub is
  *	on @tpoint)
  * @fp: the fprobe; set up again before every registration
@@ -702,6 +702,23 @@ static bool tf_stub_shared(const struct trace_fprobe *tf,
 	return false;
 }
 
+/*
+ * The module that holds the function @sym names, or NULL.  ftrace keeps
+ * an ftrace_ops's filter when the module goes, and would hook whatever
+ * comes to the same address later, so a probe on a module's function
+ * must leave it before the module goes.
+ */
+static struct module *tf_func_module(const char *sym)
+{
+	unsigned long addr = kallsyms_lookup_name(sym);
+	struct module *mod;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	preempt_enable();
+	return mod;
+}
+
 /* The stub goes on the tracepoint, then the fprobe on the stub */
 static int tf_register_tpoint(struct trace_fprobe *tf)
 {
@@ -744,6 +761,8 @@ static int tf_register_fprobe(struct trace_fprobe *tf)
 	else
 		ret = tf_hook_name(tf);
 	tf->registered = !ret;
+	if (!ret && !tf_is_tpoint(tf))
+		tf->mod = tf_func_module(tf->tp.def->symbol);
 	return ret;
 }
 
@@ -1201,7 +1220,14 @@ static const struct probe_event_ops tf_event_ops = {
 static struct dyn_event_operations tf_dyn_ops =
 	PROBE_EVENT_DYN_OPS(tf_dyn_create, probe_event_dyn_free);
 
-/* ---- Modules: tprobes follow their tracepoint's module ---- */
+/*
+ * ---- Modules: probes follow their module ----
+ *
+ * A tprobe follows its tracepoint's module, an fprobe the module of its
+ * function: it leaves the function when the module goes, and the event
+ * waits, listed, until a module that has the function comes.  A kprobe
+ * event follows its module the same way.
+ */
 
 #ifdef CONFIG_MODULES
 /* A waiting tprobe whose tracepoint @mod brings registers now */
@@ -1256,7 +1282,57 @@ static struct notifier_block tf_module_nb = {
 	.notifier_call = tf_module_notify,
 };
 
-#define tf_watch_modules()	register_tracepoint_module_notifier(&tf_module_nb)
+/* Whether a waiting fprobe's function is in @mod, which is coming */
+static bool tf_func_comes(const struct trace_fprobe *tf, struct module *mod)
+{
+	return !tf_is_tpoint(tf) && !tf->registered &&
+	       within_module(kallsyms_lookup_name(tf->tp.def->symbol), mod);
+}
+
+/*
+ * Called before ftrace forgets a going module's functions and after it
+ * knows a coming module's, so the hook comes off and goes on again.
+ */
+static int tf_func_module_notify(struct notifier_block *nb,
+				 unsigned long val, void *data)
+{
+	struct module *mod = data;
+	struct dyn_event *pos;
+	struct trace_fprobe *tf;
+	int ret;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tf(pos) || tf_is_tpoint(to_tf(pos)))
+			continue;
+		tf = to_tf(pos);
+		if (val == MODULE_STATE_GOING && tf->mod == mod) {
+			tf_unregister_fprobe(tf);
+			tf->mod = NULL;
+		} else if (val == MODULE_STATE_COMING && tf_func_comes(tf, mod)) {
+			ret = tf_register_fprobe(tf);
+			if (ret)
+				pr_warn("Failed to register fprobe %s on %s: %d\n",
+					probe_event_name(tf->tp.ev),
+					module_name(mod), ret);
+		}
+	}
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tf_func_module_nb = {
+	.notifier_call = tf_func_module_notify,
+};
+
+static int __init tf_watch_modules(void)
+{
+	int ret = register_module_notifier(&tf_func_module_nb);
+
+	return ret ? ret : register_tracepoint_module_notifier(&tf_module_nb);
+}
 #else
 #define tf_watch_modules()	0
 #endif
