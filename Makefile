@@ -8,7 +8,8 @@
 #   TESTS="test.d/kprobe/profile.tc"   (check: a subset)
 #   SCRIPT=path                        (exec, series-check: a script to
 #                                      run in the guest)  ICOUNT=1 (-icount)
-#   DEBUG=1 KCSAN=1 BTI=1 TAGS=1 (arm64) LONG=1  KPT_ROOT=/var/tmp/kpt  TIMEOUT=secs
+#   DEBUG=1 KCSAN=1 BTI=1 TAGS=1 (arm64) DUMP=1 LONG=1  KPT_ROOT=/var/tmp/kpt
+#   TIMEOUT=secs
 #   APPEND="cmdline"  V=1  KPT_NOBUILD=1 (boot the kernel already built)
 #   SERIES_PATCHES="2/30 2/31" SERIES_BOOT=1 (series-check)
 #   SUITE= ITERS= ROUNDS= CASES= (bench)  FUZZ_TIME= FUZZ_JOBS= (fuzz)
@@ -20,7 +21,8 @@
 # (harness/probetest --help).
 
 PROBETEST := harness/probetest
-export ARCH KERNEL TESTS SCRIPT DEBUG KCSAN BTI TAGS TIMEOUT APPEND V KPT_ROOT
+export ARCH KERNEL TESTS SCRIPT DEBUG KCSAN BTI TAGS DUMP TIMEOUT APPEND V
+export KPT_ROOT
 export SUITE ITERS ROUNDS CASES XCASES LONG SCALE_COUNTS BULK_COUNTS BULK_ROUNDS
 export BULK_ICOUNT REL_FAILNTH_ARGS REL_FUZZ_ARGS REL_STRESS_ARGS SERIES_PATCHES
 export SERIES_BOOT ICOUNT

@@ -406,6 +406,10 @@ def _options() -> tuple[argparse.ArgumentParser, ...]:
                          default=_env_flag("TAGS"),
                          help="arm64 with KASAN's software tags (tagged "
                          "kernel pointers)")
+    flavour.add_argument("--dump", action="store_true",
+                         default=_env_flag("DUMP"),
+                         help="listings show what each probe argument "
+                         "compiled to (PROBE_EVENTS_DUMP_FETCHARG)")
     boot = argparse.ArgumentParser(add_help=False)
     boot.add_argument("--timeout", type=int,
                       default=int(os.environ.get("TIMEOUT") or 0))
@@ -471,7 +475,8 @@ COMMANDS = {
 
 # what a command that does not take an option sees
 _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
-                 kcsan=False, bti=False, tags=False, timeout=0, append="",
+                 kcsan=False, bti=False, tags=False, dump=False,
+                 timeout=0, append="",
                  script=None,
                  icount=False, tests="", save_baseline=False, group=[],
                  log=None, targets=[], args=[], mode=None)

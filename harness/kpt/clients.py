@@ -438,6 +438,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    help="boots for each boot-* row (at least 1)")
     p.add_argument("--save", default=os.environ.get("SAVE", ""),
                    help="also write the table to this file")
+    p.add_argument("--dump", action="store_true",
+                   default=os.environ.get("DUMP", "") not in ("", "0"),
+                   help="the DUMP=1 kernels: listings show what each "
+                   "probe argument compiled to")
     args = p.parse_args(argv)
     if args.boots < 1:
         # 0 boots would pass a boot-* row that never ran
@@ -451,7 +455,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         a = archmod.get(archname)
         ensure_packages()
         clients = archive(a)
-        prepared = {k: stages.prepare(archname, k)[:2] for k in kernels}
+        flavour = "dump" if args.dump else ""
+        prepared = {k: stages.prepare(archname, k, flavour)[:2]
+                    for k in kernels}
         seconds: dict[str, float] = {}
 
         def one(k: str) -> dict[str, Cell]:

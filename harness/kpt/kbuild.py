@@ -30,10 +30,11 @@ _OFF = re.compile(r"^# (CONFIG_\w+) is not set$")
 
 # Kernel flavours: "" (make check), "debug" (DEBUG=1: KASAN, lockdep, ...),
 # "kcsan" (KCSAN=1), "bti" (BTI=1, arm64: BTI and pointer
-# authentication in the kernel) and "tags" (TAGS=1, arm64: KASAN's
-# software tags, tagged kernel pointers), each a fragment on top of base
-# + arch.
-FLAVOURS = ("", "debug", "kcsan", "bti", "tags")
+# authentication in the kernel), "tags" (TAGS=1, arm64: KASAN's
+# software tags, tagged kernel pointers) and "dump" (DUMP=1: listings
+# show the compiled fetch programs), each a fragment on top of base +
+# arch.
+FLAVOURS = ("", "debug", "kcsan", "bti", "tags", "dump")
 
 # kernel/trace/Makefile keeps KCSAN out of the whole directory (the
 # function tracer must not recurse into the KCSAN runtime).  The probe

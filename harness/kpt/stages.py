@@ -46,6 +46,8 @@ def flavour(args: argparse.Namespace) -> str:
         return "bti"
     if getattr(args, "tags", False):
         return "tags"
+    if getattr(args, "dump", False):
+        return "dump"
     return "debug" if args.debug else ""
 
 

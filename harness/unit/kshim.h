@@ -41,6 +41,7 @@ typedef unsigned int gfp_t;
 #define U8_MAX		((u8)~0U)
 #define BIT(n)		(1UL << (n))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define static_assert(expr, ...)	_Static_assert(expr, #expr)
 #define noinline_for_stack	__attribute__((__noinline__))
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define min_t(t, a, b)	((t)(a) < (t)(b) ? (t)(a) : (t)(b))

@@ -430,6 +430,48 @@ static void test_table(void)
 	}
 }
 
+/* The dump cases, also run by the KUnit suite */
+static const struct tpp_dump_case dump_table[] = {
+#include "probe_dump_test_cases.h"
+};
+
+/* Each argument's dump, one after the other, into @buf */
+static void dump_args(const struct probe_prog *prog, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t at = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < prog->nr_fields; i++) {
+		n = probe_prog_dump_arg(prog, i, NULL, 0);
+		if (at + n + 1 > len)
+			return;
+		check(probe_prog_dump_arg(prog, i, buf + at, len - at) == n,
+		      "dump sized as written", __LINE__);
+		at += n;
+	}
+}
+
+static void test_dump_table(void)
+{
+	char buf[4096];
+	unsigned int i;
+	struct hit h;
+
+	for (i = 0; i < ARRAY_SIZE(dump_table); i++) {
+		if (!compile(&env_x86, dump_table[i].cmd, &h, __LINE__)) {
+			fprintf(stderr, "  probe_dump_test_cases.h: '%s'\n",
+				dump_table[i].cmd);
+			continue;
+		}
+		dump_args(h.prog, buf, sizeof(buf));
+		if (!check(!strcmp(buf, dump_table[i].dump), "dump", __LINE__))
+			fprintf(stderr, "  '%s':\n%s", dump_table[i].cmd, buf);
+		release(&h);
+	}
+}
+
 #define CASE(cmd, print, spec)	case_at(&env_x86, cmd, print, spec, __LINE__)
 #define CASEB(cmd, print, spec)	case_at(&env_btf, cmd, print, spec, __LINE__)
 
@@ -1525,6 +1567,7 @@ static void test_limits(void)
 int main(void)
 {
 	test_table();
+	test_dump_table();
 	world();
 	test_sources();
 	test_types();

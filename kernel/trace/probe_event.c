@@ -1043,13 +1043,37 @@ static void probe_event_list_kind(struct seq_file *m, const struct trace_probe *
 		seq_printf(m, "%u", def->maxactive);
 }
 
+/*
+ * With CONFIG_PROBE_EVENTS_DUMP_FETCHARG, a listing line is followed by
+ * what each argument compiled to, as comment lines: writing the listing
+ * back skips them.
+ */
+static void probe_event_show_prog(struct seq_file *m,
+				  const struct probe_prog *prog)
+{
+	unsigned int i;
+	char *buf;
+	int len;
+
+	for (i = 0; i < prog->nr_fields; i++) {
+		len = probe_prog_dump_arg(prog, i, NULL, 0);
+		buf = kmalloc(len + 1, GFP_KERNEL);
+		if (!buf)
+			return;
+		probe_prog_dump_arg(prog, i, buf, len + 1);
+		seq_puts(m, buf);
+		kfree(buf);
+	}
+}
+
 /**
  * probe_event_dyn_show - &dyn_event_operations.show of a probe type
  * @m: the listing
  * @devent: a probe's
  *
  * Prints "KIND:GRP/EVENT PLACE NAME=FETCHARG..." as the definition is
- * written back.
+ * written back, and with CONFIG_PROBE_EVENTS_DUMP_FETCHARG the steps of
+ * each argument after it.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -1069,6 +1093,8 @@ int probe_event_dyn_show(struct seq_file *m, struct dyn_event *devent)
 		   place);
 	probe_event_show_args(m, tp->def);
 	seq_putc(m, '\n');
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_DUMP_FETCHARG))
+		probe_event_show_prog(m, tp->prog);
 	kfree(place);
 	return 0;
 }

@@ -1361,7 +1361,7 @@ static int emit_entry_arg(struct pf_build *b, const struct tpp_arg *arg,
 	return 0;
 }
 
-static int emit_arg(struct pf_build *b, unsigned int i)
+static int emit_arg_runs(struct pf_build *b, unsigned int i)
 {
 	const struct tpp_arg *arg = &b->def->args[i];
 	const char *text = arg->fetch.str ? add_text(b, arg->fetch.str) : NULL;
@@ -1393,6 +1393,26 @@ static int emit_arg(struct pf_build *b, unsigned int i)
 		ret = emit_run(b, arg, op, PF_SIZE, text);
 	b->offset += tpp_type_size(arg->type) * (arg->count ?: 1);
 	return ret;
+}
+
+/* Compile argument @i, and note where its runs are for the dump */
+static int emit_arg(struct pf_build *b, unsigned int i)
+{
+	unsigned int insn = b->nr_insn, size = b->nr_size, entry = b->nr_entry;
+	struct probe_field *f;
+	int ret;
+
+	ret = emit_arg_runs(b, i);
+	if (ret || !b->prog)
+		return ret;
+	f = &b->prog->fields[i];
+	f->insn = insn;
+	f->nr_insn = b->nr_insn - insn;
+	f->size_insn = size;
+	f->nr_size = b->nr_size - size;
+	f->entry_insn = entry;
+	f->nr_entry = b->nr_entry - entry;
+	return 0;
 }
 
 static int build(struct pf_build *b)
@@ -1705,5 +1725,217 @@ int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len)
 		", REC->__probe_ip");
 	for (i = 0; i < prog->nr_fields; i++)
 		fmt_args(&p, &prog->fields[i]);
+	return p.pos;
+}
+
+/* ---- Dump: the steps an argument compiled to, for the listings ---- */
+
+/* What a step shows of its instruction, in this order */
+#define PD_ARG		BIT(0)	/* @arg, a number */
+#define PD_HEX		BIT(1)	/* @arg, an address or a file offset */
+#define PD_OFF		BIT(2)	/* @arg, a memory offset: +8, -16 */
+#define PD_FROM		BIT(3)	/* @arg, where in the entry data */
+#define PD_AT		BIT(4)	/* @dst, where in the record (entry data) */
+#define PD_SIZE		BIT(5)	/* @size */
+#define PD_COUNT	BIT(6)	/* @count, when more than one */
+#define PD_SKIP		BIT(7)	/* @aux, instructions skipped */
+#define PD_SUB		BIT(8)	/* @aux bytes @rshift bits up */
+#define PD_BITS		BIT(9)	/* @lshift, @rshift */
+#define PD_KIND		BIT(10)	/* @aux, enum probe_efield_kind */
+
+/* Per enum probe_op: its name in a dump, and what it shows */
+static const struct {
+	const char *name;
+	u16 show;
+} pd_ops[] = {
+	[PROBE_OP_END] = { "END" },
+	[PROBE_OP_CACHED] = { "CACHED", PD_AT | PD_SKIP },
+	[PROBE_OP_REG] = { "REG", PD_ARG },
+	[PROBE_OP_STACK] = { "STACK", PD_ARG },
+	[PROBE_OP_RETVAL] = { "RETVAL" },
+	[PROBE_OP_ARG] = { "ARG", PD_ARG },
+	[PROBE_OP_IMM] = { "IMM", PD_HEX },
+	[PROBE_OP_STACKP] = { "STACKP" },
+	[PROBE_OP_EDATA] = { "EDATA", PD_ARG },
+	[PROBE_OP_FIELD] = { "FIELD", PD_ARG | PD_SIZE | PD_KIND },
+	[PROBE_OP_USTACK] = { "USTACK", PD_ARG },
+	[PROBE_OP_CURRENT] = { "CURRENT" },
+	[PROBE_OP_FOFFS] = { "FOFFS", PD_HEX },
+	[PROBE_OP_PERCPU] = { "PERCPU" },
+	[PROBE_OP_DEREF] = { "DEREF", PD_OFF },
+	[PROBE_OP_UDEREF] = { "UDEREF", PD_OFF },
+	[PROBE_OP_FDEREF] = { "FDEREF", PD_OFF },
+	[PROBE_OP_ST_RAW] = { "ST_RAW", PD_AT | PD_SIZE },
+	[PROBE_OP_ST_REG] = { "ST_REG", PD_ARG | PD_AT | PD_SIZE },
+	[PROBE_OP_ST_SUBREG] = { "ST_SUBREG", PD_AT | PD_SIZE | PD_SUB },
+	[PROBE_OP_ST_MEM] = { "ST_MEM", PD_OFF | PD_AT | PD_SIZE | PD_COUNT },
+	[PROBE_OP_ST_UMEM] = { "ST_UMEM", PD_OFF | PD_AT | PD_SIZE | PD_COUNT },
+	[PROBE_OP_ST_FMEM] = { "ST_FMEM", PD_OFF | PD_AT | PD_SIZE | PD_COUNT },
+	[PROBE_OP_ST_STR] = { "ST_STR", PD_OFF | PD_AT | PD_SIZE },
+	[PROBE_OP_ST_USTR] = { "ST_USTR", PD_OFF | PD_AT | PD_SIZE },
+	[PROBE_OP_ST_STRS] = { "ST_STRS", PD_OFF | PD_AT | PD_COUNT },
+	[PROBE_OP_ST_USTRS] = { "ST_USTRS", PD_OFF | PD_AT | PD_COUNT },
+	[PROBE_OP_ST_FSTR] = { "ST_FSTR", PD_OFF | PD_AT | PD_SIZE },
+	[PROBE_OP_ST_FSTRS] = { "ST_FSTRS", PD_OFF | PD_AT | PD_COUNT },
+	[PROBE_OP_ST_SYMSTR] = { "ST_SYMSTR", PD_AT | PD_SIZE },
+	[PROBE_OP_ST_COMM] = { "ST_COMM", PD_AT | PD_SIZE },
+	[PROBE_OP_ST_CONST] = { "ST_CONST", PD_AT | PD_SIZE },
+	[PROBE_OP_ST_FAULT] = { "ST_FAULT", PD_AT | PD_COUNT },
+	[PROBE_OP_BITFIELD] = { "BITFIELD", PD_AT | PD_SIZE | PD_COUNT | PD_BITS },
+	[PROBE_OP_ECOPY] = { "ECOPY", PD_FROM | PD_AT | PD_SIZE | PD_COUNT },
+	[PROBE_OP_ROOM] = { "ROOM", PD_ARG },
+	[PROBE_OP_SZ_STR] = { "SZ_STR", PD_OFF },
+	[PROBE_OP_SZ_USTR] = { "SZ_USTR", PD_OFF },
+	[PROBE_OP_SZ_STRS] = { "SZ_STRS", PD_OFF | PD_COUNT },
+	[PROBE_OP_SZ_USTRS] = { "SZ_USTRS", PD_OFF | PD_COUNT },
+	[PROBE_OP_SZ_SYMSTR] = { "SZ_SYMSTR" },
+	[PROBE_OP_SZ_COMM] = { "SZ_COMM" },
+	[PROBE_OP_SZ_FSTR] = { "SZ_FSTR", PD_OFF },
+	[PROBE_OP_SZ_FSTRS] = { "SZ_FSTRS", PD_OFF | PD_COUNT },
+	[PROBE_OP_SZ_ECOPY] = { "SZ_ECOPY", PD_FROM | PD_COUNT },
+};
+
+static_assert(ARRAY_SIZE(pd_ops) == PROBE_OP_SZ_ECOPY + 1);
+
+/* The @SYM an IMM instruction was given, or NULL */
+static const struct probe_sym *pd_sym(const struct probe_prog *prog,
+				      const struct probe_insn *insn)
+{
+	unsigned int i;
+
+	for (i = 0; i < prog->nr_syms; i++)
+		if (prog->insn + prog->syms[i].insn == insn)
+			return &prog->syms[i];
+	return NULL;
+}
+
+/* @arg of @insn: a symbol as the definition named it, not its address */
+static void pd_hex(struct pf_fmt *p, const struct probe_prog *prog,
+		   const struct probe_insn *insn)
+{
+	const struct probe_sym *sym = pd_sym(prog, insn);
+
+	if (!sym)
+		fmt_add(p, "0x%lx", insn->arg);
+	else if (sym->offset)
+		fmt_add(p, "@%s%+ld", sym->name, sym->offset);
+	else
+		fmt_add(p, "@%s", sym->name);
+}
+
+/* One of a step's values: "(" before the first, "," before the others */
+static __printf(3, 4) void pd_value(struct pf_fmt *p, unsigned int *nr,
+				    const char *fmt, ...)
+{
+	int left;
+	va_list args;
+
+	fmt_add(p, "%s", (*nr)++ ? "," : "(");
+	left = p->pos < p->len ? p->len - p->pos : 0;
+	va_start(args, fmt);
+	p->pos += vsnprintf(left ? p->buf + p->pos : NULL, left, fmt, args);
+	va_end(args);
+}
+
+/* "NAME" or "NAME(X,at=N,size=N)" */
+static void pd_step(struct pf_fmt *p, const struct probe_prog *prog,
+		    const struct probe_insn *insn)
+{
+	unsigned int show, nr = 0;
+
+	if (insn->op >= ARRAY_SIZE(pd_ops)) {
+		fmt_add(p, "OP%u", insn->op);
+		return;
+	}
+	show = pd_ops[insn->op].show;
+	fmt_add(p, "%s", pd_ops[insn->op].name);
+	if (show & PD_ARG)
+		pd_value(p, &nr, "%ld", insn->arg);
+	if (show & PD_HEX) {
+		pd_value(p, &nr, "%s", "");
+		pd_hex(p, prog, insn);
+	}
+	if (show & PD_OFF)
+		pd_value(p, &nr, "%+ld", insn->arg);
+	if (show & PD_FROM)
+		pd_value(p, &nr, "from=%ld", insn->arg);
+	if (show & PD_AT)
+		pd_value(p, &nr, "at=%u", insn->dst);
+	if (show & PD_SIZE)
+		pd_value(p, &nr, "size=%u", insn->size);
+	if ((show & PD_COUNT) && insn->count > 1)
+		pd_value(p, &nr, "count=%u", insn->count);
+	if (show & PD_SKIP)
+		pd_value(p, &nr, "skip=%u", insn->aux);
+	if (show & PD_SUB)
+		pd_value(p, &nr, "bytes=%u,shift=%u", insn->aux, insn->rshift);
+	if (show & PD_BITS)
+		pd_value(p, &nr, "lshift=%u,rshift=%u", insn->lshift,
+			 insn->rshift);
+	if (show & PD_KIND)
+		pd_value(p, &nr, "kind=%u", insn->aux);
+	if (nr)
+		fmt_add(p, ")");
+}
+
+/* "#  NAME: [WHAT: ]STEP -> ... -> END\n" */
+static void pd_line(struct pf_fmt *p, const struct probe_prog *prog,
+		    const char *name, const char *what,
+		    const struct probe_insn *insn, unsigned int n)
+{
+	unsigned int i;
+
+	fmt_add(p, "#  %s: %s", name, what);
+	for (i = 0; i < n; i++) {
+		pd_step(p, prog, insn + i);
+		fmt_add(p, " -> ");
+	}
+	fmt_add(p, "END\n");
+}
+
+/**
+ * probe_prog_dump_arg - the steps argument @i compiled to, as comment lines
+ * @prog: the compiled probe
+ * @i: the argument, from 0
+ * @buf: where the text goes, NUL-terminated; may be NULL when @len is 0
+ * @len: size of @buf
+ *
+ * One line "#  NAME: STEP -> ... -> END" for the argument's run in the
+ * store program, preceded by "#  NAME: entry: ..." for its run in a
+ * return probe's entry program and "#  NAME: size: ..." for its run in
+ * the size program, when it has them.  An argument that joined the store
+ * of the one before it shows "JOINED(NAME)".  Offsets and sizes are in
+ * bytes; "at=" is where in the record (in the entry data, for the entry
+ * program) the step writes.
+ *
+ * Return: the length of the whole text, NUL excluded, even when it did not
+ * fit in @buf.
+ */
+int probe_prog_dump_arg(const struct probe_prog *prog, unsigned int i,
+			char *buf, int len)
+{
+	struct pf_fmt p = { .buf = buf, .len = len };
+	const struct probe_field *f = &prog->fields[i];
+	unsigned int j = i;
+
+	if (buf && len)
+		buf[0] = '\0';
+	if (i >= prog->nr_fields)
+		return 0;
+	if (f->nr_entry)
+		pd_line(&p, prog, f->name, "entry: ",
+			prog->entry_insn + f->entry_insn, f->nr_entry);
+	if (f->nr_size)
+		pd_line(&p, prog, f->name, "size: ",
+			prog->size_insn + f->size_insn, f->nr_size);
+	if (f->nr_insn) {
+		pd_line(&p, prog, f->name, "", prog->insn + f->insn,
+			f->nr_insn);
+		return p.pos;
+	}
+	while (j && !prog->fields[j].nr_insn)
+		j--;
+	fmt_add(&p, "#  %s: JOINED(%s) -> END\n", f->name,
+		prog->fields[j].name);
 	return p.pos;
 }

@@ -62,6 +62,15 @@ static inline u32 probe_loc_offset(u32 loc)
  * @count: array elements, 0 for a scalar
  * @is_signed: the format file's "signed:" flag
  * @tpp_type: enum tpp_type of the elements
+ * @insn: where the argument's run starts in the store program
+ * @nr_insn: its instructions there, 0 when it joined the store of the
+ *	argument before it
+ * @size_insn: where its run starts in the size program, from its start
+ * @nr_size: its instructions there, 0 for none
+ * @entry_insn: where its run starts in the entry program, from its start
+ * @nr_entry: its instructions there, 0 for none
+ *
+ * The runs are kept for probe_prog_dump_arg() only.
  */
 struct probe_field {
 	const char *name;
@@ -71,6 +80,12 @@ struct probe_field {
 	u8 count;
 	bool is_signed;
 	u8 tpp_type;
+	u16 insn;
+	u16 nr_insn;
+	u16 size_insn;
+	u16 nr_size;
+	u16 entry_insn;
+	u16 nr_entry;
 };
 
 /**
@@ -265,6 +280,8 @@ probe_prog_hit_size(const struct probe_prog *prog, struct pt_regs *regs,
 int probe_prog_print(const struct probe_prog *prog, const void *rec,
 		     unsigned int rec_size, struct trace_seq *s);
 int probe_prog_print_fmt(const struct probe_prog *prog, char *buf, int len);
+int probe_prog_dump_arg(const struct probe_prog *prog, unsigned int i,
+			char *buf, int len);
 
 /**
  * probe_prog_store - fill in the argument fields of a record at a hit

@@ -7,8 +7,10 @@
  * message, errno and caret, or accepted.  Each case of
  * probe_fetch_test_cases.h is compiled and run, on the kernel's own
  * memory accessors, over registers that point at a world in kernel
- * memory, and its record must print as the case says.  The user-space
- * unit tests run the same tables, with other checks.
+ * memory, and its record must print as the case says.  Each case of
+ * probe_dump_test_cases.h is compiled and its arguments dumped as the
+ * listings show them with CONFIG_PROBE_EVENTS_DUMP_FETCHARG.  The
+ * user-space unit tests run the same tables, with other checks.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -115,9 +117,60 @@ static void tpp_kunit_fetch(struct kunit *test)
 	KUNIT_EXPECT_STREQ_MSG(test, s->buffer, c->print, "'%s'", c->cmd);
 }
 
+static const struct tpp_dump_case tpp_kunit_dumps[] = {
+#include "probe_dump_test_cases.h"
+};
+
+static void tpp_kunit_dump_name(const struct tpp_dump_case *c, char *desc)
+{
+	tpp_kunit_name(c->cmd, desc);
+}
+
+KUNIT_ARRAY_PARAM(tpp_kunit_dump, tpp_kunit_dumps, tpp_kunit_dump_name);
+
+/* Each argument's dump, one after the other, in a test allocation */
+static char *tpp_kunit_dump_args(struct kunit *test,
+				 const struct probe_prog *prog)
+{
+	unsigned int i, size = 1, len = 0;
+	char *buf;
+
+	for (i = 0; i < prog->nr_fields; i++)
+		size += probe_prog_dump_arg(prog, i, NULL, 0);
+	buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	for (i = 0; i < prog->nr_fields; i++)
+		len += probe_prog_dump_arg(prog, i, buf + len, size - len);
+	return buf;
+}
+
+static void tpp_kunit_dump(struct kunit *test)
+{
+	const struct tpp_dump_case *c = test->param_value;
+	struct probe_prog *prog;
+	struct tpp_error err;
+	struct tpp_def *def;
+	char *text = NULL;
+
+	def = tpp_parse_kprobe(c->cmd, &env_x86, &err);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(def), "'%s': \"%s\" at %u",
+			       c->cmd, tpp_test_err_name(err.id), err.pos);
+	prog = probe_prog_compile(def, def->is_return ? 24 : 16);
+	if (!IS_ERR(prog)) {
+		text = tpp_kunit_dump_args(test, prog);
+		probe_prog_free(prog);
+	}
+	tpp_free(def);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, text, "'%s' did not compile",
+				  c->cmd);
+	KUNIT_EXPECT_STREQ_MSG(test, text, c->dump, "'%s'", c->cmd);
+}
+
 static struct kunit_case tpp_kunit_test_cases[] = {
 	KUNIT_CASE_PARAM(tpp_kunit_parse, tpp_kunit_gen_params),
 	KUNIT_CASE_PARAM(tpp_kunit_fetch, tpp_kunit_fetch_gen_params),
+	KUNIT_CASE_PARAM(tpp_kunit_dump, tpp_kunit_dump_gen_params),
 	{}
 };
 

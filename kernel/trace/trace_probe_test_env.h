@@ -163,6 +163,18 @@ struct tpp_fetch_case {
 
 #define TPP_FETCH(cmd, print)	{ cmd, print },
 
+/**
+ * struct tpp_dump_case - a kprobe definition and what its arguments dump to
+ * @cmd: the definition, parsed with env_x86
+ * @dump: probe_prog_dump_arg() of each argument, one after the other
+ */
+struct tpp_dump_case {
+	const char *cmd;
+	const char *dump;
+};
+
+#define TPP_DUMP(cmd, dump)	{ cmd, dump },
+
 /* Room for a struct pt_regs of any architecture the tests run on */
 #define TPP_TEST_REGS_SIZE	512
 
