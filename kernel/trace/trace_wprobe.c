@@ -391,7 +391,9 @@ static void tw_sync(struct trace_wprobe *tw)
 	mutex_lock(&tw->lock);
 	cpus_read_lock();
 	target = READ_ONCE(tw->target);
-	live = !target || tw_addr_live(target, tw->tp.def->watch.len);
+	/* what the breakpoints watch is not read: that would be a hit */
+	live = !target || target == tw->addr ||
+	       tw_addr_live(target, tw->tp.def->watch.len);
 	WRITE_ONCE(tw->addr, live ? target : 0);
 	if (!tw_bps_sync(tw) || !live) {
 		pr_warn_ratelimited("%s: can not watch 0x%lx; it watches nothing\n",
@@ -749,6 +751,9 @@ static void tw_set_trigger(struct event_trigger_data *data,
 	if (!rec)
 		return;
 	addr = tw_trigger_addr(t, rec);
+	/* already its place: the checks would read, and hit, watched bytes */
+	if (READ_ONCE(t->tw->target) == addr)
+		return;
 	if (!tw_watchable(t->tw, addr)) {
 		atomic_long_inc(&t->invalid);
 		return;
