@@ -508,6 +508,39 @@ static void check_print_fmt(const struct probe_prog *prog)
 	free(buf);
 }
 
+/* An instruction pd_ops[] has no name for dumps as "OP<number>" */
+static bool unnamed_step(const char *s)
+{
+	for (s = strstr(s, "OP"); s; s = strstr(s + 2, "OP"))
+		if (s[2] >= '0' && s[2] <= '9')
+			return true;
+	return false;
+}
+
+/*
+ * Each argument's dump: sized as written, cut short still terminated, and
+ * lines of "#  NAME: ... END" that cover every instruction of its runs
+ */
+static void check_dump(const struct probe_prog *prog)
+{
+	unsigned int i;
+	char *buf;
+	int len;
+
+	for (i = 0; i < prog->nr_fields; i++) {
+		len = probe_prog_dump_arg(prog, i, NULL, 0);
+		FUZZ_CHECK(len > 0);
+		buf = malloc(len + 1);
+		FUZZ_CHECK(probe_prog_dump_arg(prog, i, buf, len + 1) == len);
+		FUZZ_CHECK(strlen(buf) == (size_t)len);
+		FUZZ_CHECK(!strncmp(buf, "#  ", 3) && buf[len - 1] == '\n');
+		FUZZ_CHECK(!unnamed_step(buf));
+		FUZZ_CHECK(probe_prog_dump_arg(prog, i, buf, len / 2 + 1) == len);
+		FUZZ_CHECK(strlen(buf) == (size_t)len / 2);
+		free(buf);
+	}
+}
+
 /*
  * Known (6.12 does the same, fetch_store_string() gets the room left): a
  * string whose sizing faulted, read again by the store with less room
@@ -704,6 +737,7 @@ static void run_def(const struct tpp_def *def)
 	FUZZ_CHECK(!ret || ret == -ENOENT || ret == -EINVAL || ret == -ERANGE);
 	hit(prog);
 	check_print_fmt(prog);
+	check_dump(prog);
 	probe_prog_free(prog);
 }
 
