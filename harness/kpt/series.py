@@ -845,10 +845,11 @@ def _build_ids(repo: str, wt: str, ids: list[str], keys: list[str],
             continue
         for name in arches:
             b = kbuild.Build("series", archmod.get(name))
-            # a commit id names its tree and all its history: one that
-            # built warning-free with this config need not build again
-            stamp = os.path.join(passed, f"{cid}-{os.path.basename(b.dir)}")
-            if os.path.exists(stamp) and not boot:
+            # a tree that built warning-free with this config need not
+            # build again, whatever its commit's date and message
+            stamp, *older = build_stamps(repo, cid, passed, b.dir)
+            if any(os.path.exists(f) for f in [stamp, *older]) and not boot:
+                open(stamp, "a").close()
                 print(f"PASS  build {i:02d}/{n:02d} {name:7} {subject} "
                       "(built before)", flush=True)
                 continue
@@ -879,6 +880,17 @@ def _build_ids(repo: str, wt: str, ids: list[str], keys: list[str],
                        "INSTALL_MOD_STRIP=1", logf=open(logf, "a"))
                 bad += boot(b, wt, keys[i - 1])
     return bad
+
+
+def build_stamps(repo: str, cid: str, passed: str, bdir: str) -> list[str]:
+    """The stamp files of commit @cid's build in @bdir: first the one
+    written, keyed by the commit's tree (a step's date follows the last
+    repo commit of its files, so an unchanged tree may get a new commit
+    id), then the one earlier runs wrote, keyed by the commit id."""
+    tree = git(repo, "rev-parse", f"{cid}^{{tree}}")
+    base = os.path.basename(bdir)
+    return [os.path.join(passed, f"tree-{tree}-{base}"),
+            os.path.join(passed, f"{cid}-{base}")]
 
 
 def _warnings(logf: str) -> list[str]:

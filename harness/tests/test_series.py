@@ -422,3 +422,38 @@ class StaleLocks(unittest.TestCase):
                              [False, False])
             self.assertTrue(os.path.exists(live))
             self.assertTrue(os.path.exists(os.path.join(gitdir, "HEAD")))
+
+
+class BuildStamps(unittest.TestCase):
+    """series-check's stamps follow a commit's tree, not its date"""
+
+    @staticmethod
+    def _env(date: str) -> dict[str, str]:
+        return dict(os.environ, GIT_AUTHOR_DATE=date,
+                    GIT_COMMITTER_DATE=date, GIT_AUTHOR_NAME="t",
+                    GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+                    GIT_COMMITTER_EMAIL="t@t")
+
+    def _commit(self, repo: str, text: str, date: str) -> str:
+        with open(os.path.join(repo, "f"), "w") as f:
+            f.write(text)
+        series.git(repo, "add", "f")
+        series.git(repo, "commit", "-q", "-m", "step", env=self._env(date))
+        return series.git(repo, "rev-parse", "HEAD")
+
+    def test_same_tree_new_date_same_stamp(self):
+        with tempfile.TemporaryDirectory() as repo:
+            series.git(repo, "init", "-q")
+            a = self._commit(repo, "x\n", "1700000000 +0000")
+            # the same tree, committed again on a later day
+            b = series.git(repo, "commit-tree", f"{a}^{{tree}}", "-m", "s",
+                           env=self._env("1800000000 +0000"))
+            c = self._commit(repo, "y\n", "1700000000 +0000")
+            self.assertNotEqual(a, b)
+            sa, sb, sc = (series.build_stamps(repo, x, "/p",
+                                              "/b/series-x86_64-h")
+                          for x in (a, b, c))
+            self.assertEqual(sa[0], sb[0])
+            self.assertTrue(sa[0].startswith("/p/tree-"))
+            self.assertEqual(sa[1], f"/p/{a}-series-x86_64-h")
+            self.assertNotEqual(sa[0], sc[0])
