@@ -30,7 +30,7 @@
  * Locking: definitions, events, registration and the dyn_event list change
  * under event_mutex; the handlers read the event's flags and trace files
  * under RCU (fprobe, ftrace_ops and kprobe handlers run with preemption
- * disabled, fgraph handlers disable it).
+ * disabled; the fgraph handlers' recursion lock disables it).
  */
 #define pr_fmt(fmt)	"trace_fprobe: " fmt
 
@@ -384,16 +384,15 @@ static int tf_graph_entry(struct ftrace_graph_ent *trace,
 
 	if (!fregs)
 		return 0;
+	/* the lock also holds off preemption while tf_exits is walked */
 	bit = ftrace_test_recursion_trylock(trace->func, 0);
 	if (bit < 0)
 		return 0;
-	preempt_disable_notrace();
 	words = tf_rec_gather(trace->func, hit, &nr);
 	if (words)
 		rec = fgraph_reserve_data(gops->idx, words * sizeof(long));
 	if (rec)
 		tf_rec_fill(rec, hit, nr, fregs);
-	preempt_enable_notrace();
 	ftrace_test_recursion_unlock(bit);
 	return !!rec;
 }
@@ -451,7 +450,6 @@ static void tf_graph_return(struct ftrace_graph_ret *trace,
 	bit = ftrace_test_recursion_trylock(trace->func, 0);
 	if (bit < 0)
 		return;
-	preempt_disable_notrace();
 	words = size / sizeof(long);
 	for (used = 0; used < words && rec[used]; used += n) {
 		n = rec[used] & TF_REC_LEN_MASK;
@@ -462,7 +460,6 @@ static void tf_graph_return(struct ftrace_graph_ret *trace,
 		tf_hit(tf, &regs, n > 1 ? rec + used + 1 : NULL, tf->entry_ip,
 		       true, instruction_pointer(&regs));
 	}
-	preempt_enable_notrace();
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -1226,7 +1223,7 @@ static struct dyn_event_operations tf_dyn_ops =
  * A tprobe follows its tracepoint's module, an fprobe the module of its
  * function: it leaves the function when the module goes, and the event
  * waits, listed, until a module that has the function comes.  A kprobe
- * event follows its module the same way.
+ * event on MOD:SYM follows its module too.
  */
 
 #ifdef CONFIG_MODULES
