@@ -306,6 +306,7 @@ static inline int kstrtouint(const char *s, unsigned int base,
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define noinline		__attribute__((__noinline__))
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define __always_unused		__attribute__((__unused__))
 #define __user
 #define __force
 #define nokprobe_inline		inline __attribute__((__always_inline__))

@@ -653,6 +653,48 @@ static void test_bitfields(void)
 	      "|s:comm_in_file|s:/etc/passwd");
 }
 
+/* " NAME=" and the @n bytes at @addr in hex, as a whole structure prints */
+static const char *hex_print(char *buf, const char *name, unsigned long addr,
+			     unsigned int n)
+{
+	const unsigned char *p = addr ? fake_mem_at(addr) : NULL;
+	char *q = buf + sprintf(buf, " %s=", name);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		q += sprintf(q, "%02x", p ? p[i] : 0);
+	return buf;
+}
+
+/*
+ * Whole structures (env_btf's struct file is 0x60 bytes, its f_path 16
+ * at 0x38): the bytes as they are, in hex without the kernel's BTF; all
+ * zero when the read faults, however much of it was readable
+ */
+static void test_whole(void)
+{
+	char want[512], cmd[128];
+	struct hit h;
+
+	hex_print(want, "p", KS + 0x38, 16);
+	strcat(want, " n=4128");
+	CASEB("p vfs_read p=*file->f_path n=count:u32", want, NULL);
+	CASEB("r vfs_read p=@entry(*file->f_path) n=@entry(count):u32", want,
+	      NULL);
+	CASEB("p vfs_read f=*file", hex_print(want, "f", KS, 0x60), NULL);
+	CASEB("p vfs_read f=*(file)%bx", hex_print(want, "f", 0, 0x60), NULL);
+	/* the page ends 0x20 into the structure */
+	snprintf(cmd, sizeof(cmd), "p vfs_read f=*(file)@0x%lx",
+		 KEDGE + 0xfe0);
+	CASEB(cmd, hex_print(want, "f", 0, 0x60), NULL);
+	if (compile(&env_btf, "p vfs_read f=*file", &h, __LINE__))
+		CHECK(!strcmp(h.prog->fields[0].type, "u8[96]") &&
+		      h.prog->fields[0].size == 0x60 &&
+		      !h.prog->fields[0].count);
+	release(&h);
+	CHECK(!tpp_fake_btf_refs);
+}
+
 static void test_arrays(void)
 {
 	/* the last array runs into a hole: the elements there read 0 */
@@ -1575,6 +1617,7 @@ int main(void)
 	test_faults();
 	test_joined_reads();
 	test_bitfields();
+	test_whole();
 	test_arrays();
 	test_eprobe_string_arrays();
 	test_wprobe();

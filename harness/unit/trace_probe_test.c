@@ -1361,6 +1361,8 @@ int main(void)
 	test_enomem(&env_btf, "p vfs_read $arg1 $arg2:u32");
 	test_err_table();
 	test_head_helpers();
+	/* every BTF reference a whole structure took was given back */
+	CHECK(!tpp_fake_btf_refs);
 	printf("trace_probe: %d tests, %d failures\n", tests, failures);
 	return failures ? 1 : 0;
 }

@@ -4,7 +4,8 @@
  * function, and what "VAR[->FIELD|.FIELD...]", "$retval[->FIELD...]",
  * "$current->FIELD..." or a typecast "(STRUCT)TARGET->FIELD..." reads,
  * with which type.  The errors, errnos and carets are tracefs ABI; see
- * struct tpp_btf_ops for the contract.
+ * struct tpp_btf_ops for the contract.  Also the printer of the
+ * structures "*EXPR" records whole.
  *
  * The function is looked up once per parse and kept in the parse's
  * struct probe_btf_ctx (vmlinux or module BTF, whatever
@@ -12,10 +13,14 @@
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/log2.h>
+#include <linux/math.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace_seq.h>
+#include <linux/unaligned.h>
 
 #include "probe_kenv.h"
 #include "trace_btf.h"
@@ -24,17 +29,20 @@
  * One resolution in @btf (the function's, or the kernel's for $current):
  * @pos is the byte of the expression being looked at, @type the type of
  * the value so far (with @at_struct, the structure the value points at),
- * @bitoffs the bits from the start of the structure the current "->" step
- * points at, @bitsize the width of a bitfield member (0 for a plain one),
- * @name a NUL-terminated copy of the member being looked up (the
- * expression never is written to).
+ * @tid the id of @type, @bitoffs the bits from the start of the structure
+ * the current "->" step points at, @bitsize the width of a bitfield member
+ * (0 for a plain one), @points_at_struct that the value itself points at
+ * a structure ($current, a typecast), @name a NUL-terminated copy of the
+ * member being looked up (the expression never is written to).
  */
 struct pbtf_walk {
 	struct probe_btf_ctx *ctx;
 	struct btf *btf;
 	bool at_struct;
+	bool points_at_struct;
 	struct tpp_btf_req *req;
 	const struct btf_type *type;
+	u32 tid;
 	unsigned int pos;
 	u32 bitoffs;
 	u32 bitsize;
@@ -254,7 +262,7 @@ static int pbtf_member(struct pbtf_walk *w, unsigned int end)
 	/* @anon: where the anonymous struct or union holding @m starts */
 	w->bitoffs += anon + __btf_member_bit_offset(owner, m);
 	w->bitsize = __btf_member_bitfield_size(owner, m);
-	w->type = btf_type_skip_modifiers(w->btf, m->type, NULL);
+	w->type = btf_type_skip_modifiers(w->btf, m->type, &w->tid);
 	if (!w->type)
 		return pbtf_fail(w->req, TPP_E_BTF_TID, at, -EINVAL);
 	w->req->late_at = at;
@@ -277,7 +285,8 @@ static int pbtf_step(struct pbtf_walk *w, unsigned int *next)
 		if (!btf_type_is_ptr(w->type))
 			return pbtf_fail(w->req, TPP_E_BTF_NOT_PTR, w->pos,
 					 -EINVAL);
-		w->type = btf_type_skip_modifiers(w->btf, w->type->type, NULL);
+		w->type = btf_type_skip_modifiers(w->btf, w->type->type,
+						  &w->tid);
 		if (!w->type)
 			return pbtf_fail(w->req, TPP_E_BTF_TID, w->pos, -EINVAL);
 	}
@@ -393,6 +402,7 @@ static int pbtf_current(struct pbtf_walk *w, unsigned int next, u32 *tid)
 	if (id < 0)
 		return pbtf_fail(req, TPP_E_BTF_TID, 0, -EINVAL);
 	w->at_struct = next;
+	w->points_at_struct = true;
 	*tid = id;
 	return 1;
 }
@@ -462,8 +472,36 @@ static int pbtf_cast(struct pbtf_walk *w, u32 *tid)
 			return ret;
 	}
 	w->at_struct = true;
+	w->points_at_struct = true;
 	*tid = id;
 	return 1;
+}
+
+/*
+ * "*EXPR": the structure or union the expression ends at, read where its
+ * last member is, or the one it points at.  A structure passed by value
+ * is in registers, not memory: it is no such thing.
+ */
+static int pbtf_whole(struct pbtf_walk *w)
+{
+	struct tpp_btf_req *req = w->req;
+	const struct btf_type *t = w->type;
+	u32 id = w->tid;
+
+	if (btf_type_is_ptr(t))
+		t = btf_type_skip_modifiers(w->btf, t->type, &id);
+	else if (req->nr_fields)
+		req->whole_in_place = true;
+	else if (!w->points_at_struct)
+		t = NULL;
+	if (!t || !btf_type_is_struct(t) || !t->size)
+		return pbtf_fail(req, TPP_E_WHOLE_NOT_STRUCT, req->late_at,
+				 -EINVAL);
+	btf_get(w->btf);
+	req->whole_btf = w->btf;
+	req->whole_id = id;
+	req->whole_size = t->size;
+	return 0;
 }
 
 /* The value has type @tid; follow the fields from @next, then type it */
@@ -471,7 +509,7 @@ static int pbtf_typed(struct pbtf_walk *w, u32 tid, unsigned int next)
 {
 	int ret;
 
-	w->type = btf_type_skip_modifiers(w->btf, tid, NULL);
+	w->type = btf_type_skip_modifiers(w->btf, tid, &w->tid);
 	if (!w->type)
 		return pbtf_fail(w->req, TPP_E_BTF_TID, 0, -EINVAL);
 	if (next) {
@@ -481,7 +519,7 @@ static int pbtf_typed(struct pbtf_walk *w, u32 tid, unsigned int next)
 			return ret;
 	}
 	pbtf_set_type(w);
-	return 0;
+	return w->req->whole ? pbtf_whole(w) : 0;
 }
 
 /*
@@ -502,7 +540,9 @@ static int pbtf_resolve(void *priv, struct tpp_btf_req *req)
 		return pbtf_fail(req, TPP_E_ARG_LONG, 0, -E2BIG);
 	if (req->cast_len) {
 		ret = pbtf_cast(&w, &tid);
-		return ret < 0 ? ret : pbtf_typed(&w, tid, req->chain + 2);
+		if (ret < 0)
+			return ret;
+		return pbtf_typed(&w, tid, req->chain ? req->chain + 2 : 0);
 	}
 	req->src = TPP_SRC_ARG;
 	ret = pbtf_split(req, 0, &end, &next, &arrow);
@@ -522,8 +562,259 @@ static int pbtf_resolve(void *priv, struct tpp_btf_req *req)
 	return pbtf_typed(&w, tid, next);
 }
 
+/* ---- Printing a structure recorded whole ---- */
+
+/*
+ * One printing walk: where the text goes, and the bytes it may read.  The
+ * text of one field stops at PBTF_TEXT_MAX bytes with "...", so that its
+ * trace line fits a trace_seq, and so does a value nested deeper than
+ * PBTF_DEPTH_MAX (a spinlock inside a lockref is 11 deep).
+ */
+struct pbtf_print {
+	struct trace_seq *s;
+	const struct btf *btf;
+	const u8 *data;
+	unsigned int size;
+	unsigned int stop;
+	bool cut;
+};
+
+#define PBTF_TEXT_MAX	2048
+#define PBTF_DEPTH_MAX	16
+
+static void pbtf_show(struct pbtf_print *p, u32 id, unsigned int off,
+		      u32 bitoff, u32 bits, int depth);
+
+/* Room left; once out of it, "..." once and nothing more */
+static bool pbtf_room(struct pbtf_print *p)
+{
+	if (p->cut)
+		return false;
+	if (trace_seq_used(p->s) < p->stop)
+		return true;
+	trace_seq_puts(p->s, "...");
+	p->cut = true;
+	return false;
+}
+
+/*
+ * @bits bits, @bitoff bits into the @size bytes at @off (a bitfield), or
+ * the whole @size bytes when @bits is 0; 0 where the record ends first
+ */
+static u64 pbtf_value(const struct pbtf_print *p, unsigned int off,
+		      unsigned int size, u32 bitoff, u32 bits)
+{
+	unsigned int n = bits ? DIV_ROUND_UP(bitoff + bits, 8) : size;
+	u64 v = 0;
+
+	if (n > sizeof(v) || off + n > p->size)
+		return 0;
+	if (!bits) {
+		switch (n) {
+		case 1: return p->data[off];
+		case 2: return get_unaligned((const u16 *)(p->data + off));
+		case 4: return get_unaligned((const u32 *)(p->data + off));
+		}
+		return get_unaligned((const u64 *)(p->data + off));
+	}
+	memcpy(&v, p->data + off, n);
+#ifdef __BIG_ENDIAN_BITFIELD
+	return (v << bitoff) >> (64 - bits);
+#else
+	return (v << (64 - bitoff - bits)) >> (64 - bits);
+#endif
+}
+
+static void pbtf_show_int(struct pbtf_print *p, const struct btf_type *t,
+			  unsigned int off, u32 bitoff, u32 bits)
+{
+	unsigned int pad;
+	u64 v;
+
+	if (!bits && (t->size > sizeof(u64) || !is_power_of_2(t->size))) {
+		trace_seq_puts(p->s, "?");	/* __int128 */
+		return;
+	}
+	pad = 64 - (bits ?: 8 * t->size);
+	v = pbtf_value(p, off, t->size, bitoff, bits);
+	if (btf_int_encoding(t) & BTF_INT_SIGNED)
+		trace_seq_printf(p->s, "%lld", (s64)(v << pad) >> pad);
+	else
+		trace_seq_printf(p->s, "%llu", v);
+}
+
+/* By the name of the value, or as a number when it has none */
+static void pbtf_show_enum(struct pbtf_print *p, const struct btf_type *t,
+			   unsigned int off, u32 bitoff, u32 bits)
+{
+	bool sign = btf_type_kflag(t);
+	unsigned int i, pad = 64 - (bits ?: 8 * t->size);
+	u64 v = pbtf_value(p, off, t->size, bitoff, bits), e;
+	u32 name;
+
+	if (sign)
+		v = (s64)(v << pad) >> pad;
+	for (i = 0; i < btf_type_vlen(t); i++) {
+		if (btf_is_enum64(t)) {
+			e = btf_enum64_value(btf_enum64(t) + i);
+			name = btf_enum64(t)[i].name_off;
+		} else {
+			e = sign ? (s64)btf_enum(t)[i].val :
+				   (u64)(u32)btf_enum(t)[i].val;
+			name = btf_enum(t)[i].name_off;
+		}
+		if (e == v) {
+			trace_seq_puts(p->s, btf_name_by_offset(p->btf, name));
+			return;
+		}
+	}
+	trace_seq_printf(p->s, sign ? "%lld" : "%llu", v);
+}
+
+/* A char array is text up to its first NUL; other bytes print as \xNN */
+static void pbtf_show_chars(struct pbtf_print *p, unsigned int off,
+			    unsigned int n)
+{
+	unsigned int i;
+	u8 c;
+
+	trace_seq_putc(p->s, '"');
+	for (i = 0; i < n && off + i < p->size; i++) {
+		c = p->data[off + i];
+		if (!c)
+			break;
+		if (isprint(c) && c != '"' && c != '\\')
+			trace_seq_putc(p->s, c);
+		else
+			trace_seq_printf(p->s, "\\x%02x", c);
+	}
+	trace_seq_putc(p->s, '"');
+}
+
+static void pbtf_show_array(struct pbtf_print *p, const struct btf_type *t,
+			    unsigned int off, int depth)
+{
+	const struct btf_array *arr = btf_array(t);
+	const struct btf_type *elem;
+	u32 elem_id, esize = 0, i;
+
+	elem = btf_type_skip_modifiers(p->btf, arr->type, &elem_id);
+	if (elem && btf_type_is_int(elem) && elem->size == 1) {
+		pbtf_show_chars(p, off, arr->nelems);
+		return;
+	}
+	if (!elem || IS_ERR(btf_resolve_size(p->btf, elem, &esize)))
+		esize = 0;
+	trace_seq_putc(p->s, '[');
+	for (i = 0; i < arr->nelems && pbtf_room(p); i++) {
+		if (i)
+			trace_seq_putc(p->s, ',');
+		pbtf_show(p, elem_id, off + i * esize, 0, 0, depth + 1);
+	}
+	trace_seq_putc(p->s, ']');
+}
+
+/* "{name=value,...}"; an unnamed member shows its value alone */
+static void pbtf_show_struct(struct pbtf_print *p, const struct btf_type *t,
+			     unsigned int off, int depth)
+{
+	const struct btf_member *m;
+	const char *name;
+	u32 i, bit;
+
+	trace_seq_putc(p->s, '{');
+	for_each_member(i, t, m) {
+		if (!pbtf_room(p))
+			break;
+		if (i)
+			trace_seq_putc(p->s, ',');
+		name = btf_name_by_offset(p->btf, m->name_off);
+		if (!str_is_empty(name))
+			trace_seq_printf(p->s, "%s=", name);
+		bit = __btf_member_bit_offset(t, m);
+		pbtf_show(p, m->type, off + bit / 8, bit % 8,
+			  __btf_member_bitfield_size(t, m), depth + 1);
+	}
+	trace_seq_putc(p->s, '}');
+}
+
+/*
+ * The value of type @id at byte @off of the record; a bitfield member
+ * has its @bits, @bitoff bits into it
+ */
+static void pbtf_show(struct pbtf_print *p, u32 id, unsigned int off,
+		      u32 bitoff, u32 bits, int depth)
+{
+	const struct btf_type *t = btf_type_skip_modifiers(p->btf, id, NULL);
+
+	if (depth > PBTF_DEPTH_MAX) {
+		trace_seq_puts(p->s, "...");
+		return;
+	}
+	if (!t) {
+		trace_seq_puts(p->s, "?");
+		return;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		pbtf_show_int(p, t, off, bitoff, bits);
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		pbtf_show_enum(p, t, off, bitoff, bits);
+		break;
+	case BTF_KIND_PTR:
+		trace_seq_printf(p->s, "0x%llx",
+				 pbtf_value(p, off, sizeof(long), 0, 0));
+		break;
+	case BTF_KIND_ARRAY:
+		pbtf_show_array(p, t, off, depth);
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		pbtf_show_struct(p, t, off, depth);
+		break;
+	default:
+		trace_seq_puts(p->s, "?");	/* float, ... */
+		break;
+	}
+}
+
+/**
+ * probe_btf_print() - print a structure recorded whole, by its BTF type
+ * @s: where the text goes
+ * @btf: the BTF the type is in
+ * @id: the structure's or union's type id
+ * @data: its bytes, as recorded
+ * @size: how many; nothing past them is read
+ *
+ * Members print as "{name=value,...}", nested structures and unions in
+ * braces, arrays in brackets, char arrays as quoted strings, pointers in
+ * hex and enums by name.  The text stops with "..." after PBTF_TEXT_MAX
+ * bytes.
+ */
+void probe_btf_print(struct trace_seq *s, const void *btf, u32 id,
+		     const void *data, unsigned int size)
+{
+	struct pbtf_print p = {
+		.s = s,
+		.btf = btf,
+		.data = data,
+		.size = size,
+		.stop = trace_seq_used(s) + PBTF_TEXT_MAX,
+	};
+
+	pbtf_show(&p, id, 0, 0, 0, 0);
+}
+
+static void pbtf_put(void *btf)
+{
+	btf_put(btf);
+}
+
 const struct tpp_btf_ops probe_btf_ops = {
 	.nr_params = pbtf_nr_params,
 	.param_name = pbtf_param_name,
 	.resolve = pbtf_resolve,
+	.put = pbtf_put,
 };

@@ -59,8 +59,15 @@ static int probe_event_define_fields(struct trace_event_call *call)
 	ret = probe_event_define_head(call, ev->head);
 	for (i = 0; !ret && i < ev->layout->nr_fields; i++) {
 		f = &ev->layout->fields[i];
-		ret = probe_event_field(call, f->type, f->name, f->offset, f->size,
-					f->is_signed);
+		/* the bytes of a whole structure compare to nothing */
+		if (f->btf)
+			ret = trace_define_field(call, f->type, f->name,
+						 f->offset, f->size, false,
+						 FILTER_NONE);
+		else
+			ret = probe_event_field(call, f->type, f->name,
+						f->offset, f->size,
+						f->is_signed);
 	}
 	return ret;
 }

@@ -78,6 +78,7 @@ enum probe_op {
 	PROBE_OP_ST_MEM,	/* @count elements of @size bytes at value + @arg */
 	PROBE_OP_ST_UMEM,	/* the same in user memory */
 	PROBE_OP_ST_FMEM,	/* uprobe: the same, may fault it in */
+	PROBE_OP_ST_WHOLE,	/* the @len bytes at value + @arg, a structure */
 	PROBE_OP_ST_STR,	/* the string at value + @arg */
 	PROBE_OP_ST_USTR,	/* the same in user memory */
 	PROBE_OP_ST_STRS,	/* @count strings, their pointers at value + @arg
@@ -92,7 +93,10 @@ enum probe_op {
 	PROBE_OP_ST_FAULT,	/* @count strings that always fault */
 	/* after a store: keep bits of each element, see emit_bitfield() */
 	PROBE_OP_BITFIELD,
-	/* @entry(): copy the field at entry data + @arg (strings when @aux) */
+	/*
+	 * @entry(): copy the field at entry data + @arg: @count strings
+	 * when @aux is PF_ECOPY_STRS, @len bytes when PF_ECOPY_WHOLE
+	 */
 	PROBE_OP_ECOPY,
 	/* entry program: the next string may take @arg bytes */
 	PROBE_OP_ROOM,
@@ -120,10 +124,20 @@ struct probe_insn {
 			 * FIELD: how to read it
 			 */
 	u16 dst;	/* offset of the field in the record */
-	u8 lshift;	/* BITFIELD: shift left, then right, in a u64 */
-	u8 rshift;
+	union {
+		struct {
+			u8 lshift;	/* BITFIELD: shift left, then right,
+					 * in a u64
+					 */
+			u8 rshift;
+		};
+		u16 len;	/* ST_WHOLE, whole ECOPY: bytes */
+	};
 	long arg;
 };
+
+/* What an ECOPY's @aux says it copies */
+enum pf_ecopy { PF_ECOPY_VALUES, PF_ECOPY_STRS, PF_ECOPY_WHOLE };
 
 /* An @SYM reference: insn[@insn].arg becomes its address plus @offset */
 struct probe_sym {
@@ -455,6 +469,9 @@ static nokprobe_inline void store_fault(const struct probe_insn *insn,
 	case PROBE_OP_ST_RAW ... PROBE_OP_ST_FMEM:
 		memset(h->rec + insn->dst, 0, insn->size * insn->count);
 		break;
+	case PROBE_OP_ST_WHOLE:
+		memset(h->rec + insn->dst, 0, insn->len);
+		break;
 	case PROBE_OP_ST_STR ... PROBE_OP_ST_FAULT:
 		for (i = 0; i < insn->count; i++)
 			put_loc(h, insn->dst + 4 * i, 0);
@@ -475,8 +492,12 @@ static nokprobe_inline void store_entry(const struct probe_insn *insn,
 	unsigned int i;
 	u32 loc;
 
-	if (!insn->aux) {
+	if (insn->aux == PF_ECOPY_VALUES) {
 		memcpy(h->rec + insn->dst, from, insn->size * insn->count);
+		return;
+	}
+	if (insn->aux == PF_ECOPY_WHOLE) {
+		memcpy(h->rec + insn->dst, from, insn->len);
 		return;
 	}
 	for (i = 0; i < insn->count; i++) {
@@ -562,6 +583,11 @@ exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
 		break;
 	case PROBE_OP_ST_FMEM:
 		store_mem(insn, h, addr, PF_FAULT);
+		break;
+	case PROBE_OP_ST_WHOLE:
+		/* one read; a structure is not half recorded */
+		if (pfa_read(h->rec + insn->dst, addr, insn->len, false))
+			memset(h->rec + insn->dst, 0, insn->len);
 		break;
 	case PROBE_OP_ST_STR:
 	case PROBE_OP_ST_USTR:
@@ -1093,6 +1119,8 @@ static u8 store_op(const struct tpp_arg *arg)
 		return PROBE_OP_ST_UMEM;
 	case TPP_ST_SYMSTR:
 		return PROBE_OP_ST_SYMSTR;
+	case TPP_ST_WHOLE:
+		return PROBE_OP_ST_WHOLE;
 	case TPP_ST_USTRING:
 		if (arg->count)
 			return deref ? PROBE_OP_ST_USTRS : PROBE_OP_ST_FAULT;
@@ -1210,7 +1238,9 @@ static int emit_run(struct pf_build *b, const struct tpp_arg *arg, u8 op,
 	insn->size = tpp_type_size(arg->type);
 	insn->count = arg->count ?: 1;
 	insn->aux = user;
-	if (op == PROBE_OP_ST_CONST) {
+	if (op == PROBE_OP_ST_WHOLE) {
+		insn->len = arg->whole;
+	} else if (op == PROBE_OP_ST_CONST) {
 		insn->arg = (long)text;
 		insn->size = strlen(f->str) + 1;
 	} else if (op == PROBE_OP_ST_SUBREG) {
@@ -1254,8 +1284,9 @@ static void add_field(struct pf_build *b, const struct tpp_arg *arg,
 
 	if (b->prog)
 		f = &b->prog->fields[i];
-	if (arg->count) {
-		snprintf(buf, sizeof(buf), "%s[%u]", type, arg->count);
+	if (arg->count || arg->whole) {
+		snprintf(buf, sizeof(buf), "%s[%u]", type,
+			 arg->whole ?: arg->count);
 		type = add_text(b, buf);
 	}
 	name = add_text(b, arg->name);
@@ -1264,8 +1295,13 @@ static void add_field(struct pf_build *b, const struct tpp_arg *arg,
 	f->name = name;
 	f->type = type;
 	f->offset = b->offset;
-	f->size = tpp_type_size(arg->type) * (arg->count ?: 1);
+	f->size = tpp_arg_bytes(arg);
 	f->count = arg->count;
+	if (arg->whole) {
+		pfa_btf_get(arg->btf);
+		f->btf = arg->btf;
+		f->btf_id = arg->btf_id;
+	}
 	f->is_signed = pf_types[arg->type].kind == PF_SIGNED ||
 		       pf_types[arg->type].kind == PF_STRING;
 	f->tpp_type = arg->type;
@@ -1334,7 +1370,7 @@ static bool joins_prev(const struct pf_build *b, unsigned int i)
 static int emit_entry_arg(struct pf_build *b, const struct tpp_arg *arg,
 			  const char *text)
 {
-	unsigned int n = arg->count ?: 1, size = tpp_type_size(arg->type);
+	unsigned int n = arg->count ?: 1, size = tpp_arg_bytes(arg) / n;
 	bool str = tpp_type_is_string(arg->type);
 	struct probe_insn *insn;
 	int ret;
@@ -1347,9 +1383,13 @@ static int emit_entry_arg(struct pf_build *b, const struct tpp_arg *arg,
 	emit_bitfield(b, arg, PF_ENTRY);
 	insn = emit(b, PF_STORE, PROBE_OP_ECOPY, b->eoffset);
 	insn->dst = b->offset;
-	insn->size = size;
+	insn->size = tpp_type_size(arg->type);
 	insn->count = n;
-	insn->aux = str;
+	insn->aux = str ? PF_ECOPY_STRS : PF_ECOPY_VALUES;
+	if (arg->whole) {
+		insn->aux = PF_ECOPY_WHOLE;
+		insn->len = arg->whole;
+	}
 	if (str) {
 		b->has_dyn = true;
 		b->eroom += n * TPP_ENTRY_STRING;
@@ -1376,7 +1416,7 @@ static int emit_arg_runs(struct pf_build *b, unsigned int i)
 		b->open_count += arg->count ?: 1;
 		if (b->prog)
 			b->prog->insn[b->open_store].count = b->open_count;
-		b->offset += tpp_type_size(arg->type) * (arg->count ?: 1);
+		b->offset += tpp_arg_bytes(arg);
 		return 0;
 	}
 	ret = emit_run(b, arg, op, PF_STORE, text);
@@ -1391,7 +1431,7 @@ static int emit_arg_runs(struct pf_build *b, unsigned int i)
 		b->dyn_const += strlen(arg->fetch.str) + 1;
 	else if (size_op(op) != PROBE_OP_END)
 		ret = emit_run(b, arg, op, PF_SIZE, text);
-	b->offset += tpp_type_size(arg->type) * (arg->count ?: 1);
+	b->offset += tpp_arg_bytes(arg);
 	return ret;
 }
 
@@ -1526,8 +1566,14 @@ struct probe_prog *probe_prog_compile(const struct tpp_def *def,
  */
 void probe_prog_free(struct probe_prog *prog)
 {
-	if (!IS_ERR_OR_NULL(prog))
-		kfree(prog);
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(prog))
+		return;
+	for (i = 0; i < prog->nr_fields; i++)
+		if (prog->fields[i].btf)
+			pfa_btf_put(prog->fields[i].btf);
+	kfree(prog);
 }
 
 /**
@@ -1638,6 +1684,11 @@ int probe_prog_print(const struct probe_prog *prog, const void *rec,
 	for (i = 0; i < prog->nr_fields; i++) {
 		f = &prog->fields[i];
 		trace_seq_printf(s, " %s=", f->name);
+		if (f->btf) {
+			pfa_print_whole(s, f->btf, f->btf_id,
+					(const u8 *)rec + f->offset, f->size);
+			continue;
+		}
 		if (!f->count) {
 			print_value(s, f, rec, rec_size, f->offset);
 			continue;
@@ -1677,7 +1728,7 @@ static void fmt_conv(struct pf_fmt *p, const struct probe_field *f)
 
 	fmt_add(p, " %s=", f->name);
 	if (!f->count) {
-		fmt_add(p, "%s", conv);
+		fmt_add(p, "%s", f->btf ? "%s" : conv);
 		return;
 	}
 	for (j = 0; j < f->count; j++)
@@ -1691,6 +1742,11 @@ static void fmt_args(struct pf_fmt *p, const struct probe_field *f)
 	bool str = pf_types[f->tpp_type].kind == PF_STRING;
 	unsigned int j;
 
+	/* tools print a whole structure as the bytes it is */
+	if (f->btf) {
+		fmt_add(p, ", __print_hex_str(REC->%s, %u)", f->name, f->size);
+		return;
+	}
 	if (!f->count) {
 		fmt_add(p, str ? ", __get_str(%s)" : ", REC->%s", f->name);
 		return;
@@ -1771,6 +1827,7 @@ static const struct {
 	[PROBE_OP_ST_MEM] = { "ST_MEM", PD_OFF | PD_AT | PD_SIZE | PD_COUNT },
 	[PROBE_OP_ST_UMEM] = { "ST_UMEM", PD_OFF | PD_AT | PD_SIZE | PD_COUNT },
 	[PROBE_OP_ST_FMEM] = { "ST_FMEM", PD_OFF | PD_AT | PD_SIZE | PD_COUNT },
+	[PROBE_OP_ST_WHOLE] = { "ST_WHOLE", PD_OFF | PD_AT | PD_SIZE },
 	[PROBE_OP_ST_STR] = { "ST_STR", PD_OFF | PD_AT | PD_SIZE },
 	[PROBE_OP_ST_USTR] = { "ST_USTR", PD_OFF | PD_AT | PD_SIZE },
 	[PROBE_OP_ST_STRS] = { "ST_STRS", PD_OFF | PD_AT | PD_COUNT },
@@ -1838,6 +1895,15 @@ static __printf(3, 4) void pd_value(struct pf_fmt *p, unsigned int *nr,
 }
 
 /* "NAME" or "NAME(X,at=N,size=N)" */
+/* Bytes a step stores: a whole structure's, else one element's */
+static unsigned int pd_size(const struct probe_insn *insn)
+{
+	if (insn->op == PROBE_OP_ST_WHOLE ||
+	    (insn->op == PROBE_OP_ECOPY && insn->aux == PF_ECOPY_WHOLE))
+		return insn->len;
+	return insn->size;
+}
+
 static void pd_step(struct pf_fmt *p, const struct probe_prog *prog,
 		    const struct probe_insn *insn)
 {
@@ -1862,7 +1928,7 @@ static void pd_step(struct pf_fmt *p, const struct probe_prog *prog,
 	if (show & PD_AT)
 		pd_value(p, &nr, "at=%u", insn->dst);
 	if (show & PD_SIZE)
-		pd_value(p, &nr, "size=%u", insn->size);
+		pd_value(p, &nr, "size=%u", pd_size(insn));
 	if ((show & PD_COUNT) && insn->count > 1)
 		pd_value(p, &nr, "count=%u", insn->count);
 	if (show & PD_SKIP)

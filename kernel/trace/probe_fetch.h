@@ -69,6 +69,9 @@ static inline u32 probe_loc_offset(u32 loc)
  * @nr_size: its instructions there, 0 for none
  * @entry_insn: where its run starts in the entry program, from its start
  * @nr_entry: its instructions there, 0 for none
+ * @btf: a structure recorded whole: the BTF that describes it, referenced
+ *	while the probe is; NULL for any other field
+ * @btf_id: its type id in @btf
  *
  * The runs are kept for probe_prog_dump_arg() only.
  */
@@ -86,6 +89,8 @@ struct probe_field {
 	u16 nr_size;
 	u16 entry_insn;
 	u16 nr_entry;
+	void *btf;
+	u32 btf_id;
 };
 
 /**

@@ -415,4 +415,50 @@ static nokprobe_inline const char *pfa_comm(void)
 	return current->comm;
 }
 
+/*
+ * A structure recorded whole ("*EXPR") is printed by its BTF type, which
+ * the compiled probe holds a reference on.  There are none without BTF
+ * arguments; its bytes in hex would do.
+ */
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#include <linux/btf.h>
+
+#include "probe_kenv.h"		/* probe_btf_print() */
+
+static inline void pfa_print_whole(struct trace_seq *s, const void *btf,
+				   u32 id, const u8 *data, unsigned int size)
+{
+	probe_btf_print(s, btf, id, data, size);
+}
+
+static inline void pfa_btf_get(void *btf)
+{
+	btf_get(btf);
+}
+
+static inline void pfa_btf_put(void *btf)
+{
+	btf_put(btf);
+}
+#else
+static inline void pfa_print_whole(struct trace_seq *s,
+				   const void *btf __always_unused,
+				   u32 id __always_unused, const u8 *data,
+				   unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		trace_seq_printf(s, "%02x", data[i]);
+}
+
+static inline void pfa_btf_get(void *btf __always_unused)
+{
+}
+
+static inline void pfa_btf_put(void *btf __always_unused)
+{
+}
+#endif
+
 #endif /* _TRACE_PROBE_FETCH_ACCESS_H */

@@ -66,8 +66,12 @@ int probe_kenv_sym_count(const char *mod, const char *sym);
 /* BTF lookups for &tpp_env.btf; only with CONFIG_PROBE_EVENTS_BTF_ARGS */
 extern const struct tpp_btf_ops probe_btf_ops;
 
+struct trace_seq;
+
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
 void probe_btf_release(struct probe_btf_ctx *ctx);
+void probe_btf_print(struct trace_seq *s, const void *btf, u32 id,
+		     const void *data, unsigned int size);
 #else
 static inline void probe_btf_release(struct probe_btf_ctx *ctx)
 {

@@ -162,6 +162,8 @@ struct tpp_argp {
 	u8 bitsize;
 	u8 bitoffs;
 	unsigned int casts;		/* typecasts so far */
+	bool whole;			/* "*EXPR": a whole structure ... */
+	unsigned int whole_at;		/* ... whose EXPR starts here */
 };
 
 static int parse_value(struct tpp_argp *a, unsigned int start,
@@ -1214,6 +1216,24 @@ static int apply_btf(struct tpp_argp *a, const struct tpp_btf_req *req,
 }
 
 /*
+ * "*EXPR" resolved: the argument keeps the structure's BTF (its reference
+ * too) and reads it in place of the last member, or where the value
+ * points, which is a typecast's STRUCT when it has no member
+ */
+static int apply_whole(struct tpp_argp *a, const struct tpp_btf_req *req)
+{
+	struct tpp_arg *arg = a->arg;
+
+	arg->btf = req->whole_btf;
+	arg->btf_id = req->whole_id;
+	arg->whole = req->whole_size;
+	if (req->whole_in_place)
+		return 0;
+	return push_deref(a, req->nr_fields ? 0 : -req->cast_offset, false,
+			  a->late_at);
+}
+
+/*
  * Hand [@start, @end) to the BTF resolver; a typecast with its @cast_len
  * and @chain (see struct tpp_btf_req), 0 for anything else
  */
@@ -1233,6 +1253,7 @@ static int ask_btf(struct tpp_argp *a, unsigned int start, unsigned int end,
 	req->len = end - start;
 	req->cast_len = cast_len;
 	req->chain = chain;
+	req->whole = a->whole && start == a->whole_at;
 	req->id = TPP_E_NONE;
 	ret = env->btf->resolve(env->priv, req);
 	if (ret)
@@ -1241,6 +1262,10 @@ static int ask_btf(struct tpp_argp *a, unsigned int start, unsigned int end,
 		ret = apply_btf_fields(a, req, at);
 	else
 		ret = apply_btf(a, req, at);
+	if (!ret && req->whole)
+		ret = apply_whole(a, req);
+	else if (req->whole_btf)
+		env->btf->put(req->whole_btf);
 	kfree(req);
 	return ret;
 }
@@ -1281,8 +1306,11 @@ static int parse_current(struct tpp_argp *a, unsigned int start,
 
 	if (a->st->flags & TPP_USER)
 		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
-	if (end - start == n)
+	/* "*$current" asks BTF what it points at */
+	if (end - start == n && !(a->whole && start == a->whole_at))
 		return set_src(a, TPP_SRC_CURRENT, 0);
+	if (end - start == n)
+		return resolve_btf(a, start, end, at);
 	if (a->s[start + n] != '-' && a->s[start + n] != '.')
 		return arg_fail(a, TPP_E_VAR, at, -EINVAL);
 	return resolve_btf(a, start, end, at);
@@ -1743,12 +1771,13 @@ static int parse_typecast(struct tpp_argp *a, unsigned int start,
 	arrow = find_arrow(s, t, end);
 	/*
 	 * After the value, where its "->" is missing; a nested typecast's
-	 * own, before the outer one's "->": at the typecast
+	 * own, before the outer one's "->": at the typecast.  A structure
+	 * recorded whole needs no member.
 	 */
-	if (!arrow)
+	if (!arrow && !(a->whole && start == a->whole_at))
 		return arg_fail(a, TPP_E_TYPECAST_REQ_FIELD,
 				a->casts > 1 ? at : at + end - start, -EINVAL);
-	ret = parse_cast_target(a, t, arrow, at + t - start);
+	ret = parse_cast_target(a, t, arrow ?: end, at + t - start);
 	if (ret)
 		return ret;
 	src = a->arg->fetch.src;
@@ -1756,7 +1785,8 @@ static int parse_typecast(struct tpp_argp *a, unsigned int start,
 		return arg_fail(a, TPP_E_REG_PART, at + t - start, -EINVAL);
 	if (!a->nr_derefs && (src == TPP_SRC_COMM || src == TPP_SRC_IMMSTR))
 		return arg_fail(a, TPP_E_DEREF_VALUE, at + t - start, -EINVAL);
-	return ask_btf(a, start, end, at, close - s - start - 1, arrow - start);
+	return ask_btf(a, start, end, at, close - s - start - 1,
+		       arrow ? arrow - start : 0);
 }
 
 /* \"STR": everything up to a final '"', quotes inside included */
@@ -1833,6 +1863,10 @@ static int apply_btf_type(struct tpp_argp *a)
 {
 	enum tpp_type type = a->arg->type;
 
+	if (a->arg->whole) {
+		a->arg->type = TPP_TYPE_U8;	/* bytes, as the format says */
+		return 0;
+	}
 	if (!a->btf_typed)
 		return 0;
 	if (!a->type_at) {
@@ -1854,7 +1888,7 @@ static int account_size(struct tpp_argp *a)
 {
 	struct tpp_def *def = a->st->def;
 
-	def->size += tpp_types[a->arg->type].size * (a->arg->count ?: 1);
+	def->size += tpp_arg_bytes(a->arg);
 	if (def->size > TPP_MAX_EVENT_SIZE)
 		return arg_fail(a, TPP_E_EVENT_BIG, a->late_at, -E2BIG);
 	return 0;
@@ -2011,6 +2045,12 @@ static int parse_arg_store(struct tpp_argp *a)
 	enum tpp_type type = a->arg->type;
 	int ret;
 
+	/* the structure is read where the last dereference would read */
+	if (a->arg->whole) {
+		a->arg->fold = true;
+		a->arg->store = TPP_ST_WHOLE;
+		return 0;
+	}
 	if (type == TPP_TYPE_STRING || type == TPP_TYPE_USTRING ||
 	    type == TPP_TYPE_SYMSTR)
 		ret = store_string(a);
@@ -2021,6 +2061,35 @@ static int parse_arg_store(struct tpp_argp *a)
 	if (!ret && a->arg->count)
 		ret = store_array(a);
 	return ret;
+}
+
+/*
+ * "*EXPR": the structure or union EXPR names or points at, recorded whole.
+ * EXPR must be one BTF types; the record keeps its bytes, printed by
+ * that type.
+ */
+static int parse_whole(struct tpp_argp *a, unsigned int start,
+		       unsigned int end)
+{
+	int ret;
+
+	if (a->type_at)
+		return arg_fail(a, TPP_E_WHOLE_TYPE, a->type_at, -EINVAL);
+	a->whole = true;
+	a->whole_at = start + 1;
+	ret = parse_value(a, start + 1, end, start + 1);
+	if (!ret && !a->arg->whole)
+		return arg_fail(a, TPP_E_WHOLE_NO_BTF, start + 1, -EINVAL);
+	return ret;
+}
+
+/* The value of an argument or of its @entry(): a value, or "*EXPR" */
+static int parse_top_value(struct tpp_argp *a, unsigned int start,
+			   unsigned int end)
+{
+	if (start < end && a->s[start] == '*')
+		return parse_whole(a, start, end);
+	return parse_value(a, start, end, start);
 }
 
 /*
@@ -2047,7 +2116,7 @@ static int parse_entry(struct tpp_argp *a)
 	st->flags &= ~TPP_RETURN;
 	if (!(flags & TPP_USER))
 		st->flags |= TPP_ENTRY;
-	ret = parse_value(a, in, a->vend - 1, in);
+	ret = parse_top_value(a, in, a->vend - 1);
 	st->flags = flags;
 	a->arg->entry = true;
 	return ret;
@@ -2060,7 +2129,7 @@ static int parse_arg_value(struct tpp_argp *a)
 	if (is_entry(a->s + a->body, a->vend - a->body))
 		ret = parse_entry(a);
 	else
-		ret = parse_value(a, a->body, a->vend, a->body);
+		ret = parse_top_value(a, a->body, a->vend);
 	if (!ret)
 		apply_reg_width(a);
 	return ret;
@@ -2249,6 +2318,7 @@ static struct tpp_state *state_new(const char *cmd, const struct tpp_env *env,
 	st->def = kzalloc(sizeof(*st->def), GFP_KERNEL);
 	if (!st->def)
 		goto free_state;
+	st->def->btf_ops = env->btf;
 	st->cmd = cmd;
 	st->len = strlen(cmd);
 	st->env = env;
@@ -2608,6 +2678,8 @@ void tpp_free(struct tpp_def *def)
 		kfree(def->args[i].comm);
 		kfree(def->args[i].fetch.str);
 		kfree(def->args[i].fetch.deref);
+		if (def->args[i].btf)
+			def->btf_ops->put(def->args[i].btf);
 	}
 	kfree(def->args);
 	kfree(def->module);
@@ -2630,7 +2702,8 @@ static int first_arg_mismatch(const struct tpp_def *old,
 		a = &new->args[i];
 		b = &old->args[i];
 		if (a->type != b->type || a->count != b->count ||
-		    strcmp(a->name, b->name))
+		    a->whole != b->whole || a->btf != b->btf ||
+		    a->btf_id != b->btf_id || strcmp(a->name, b->name))
 			return i;
 	}
 	return -1;

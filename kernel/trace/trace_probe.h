@@ -133,6 +133,7 @@ enum tpp_store {
 	TPP_ST_STRING,		/* string at the value; kernel, or user below TASK_SIZE */
 	TPP_ST_USTRING,		/* string at the value (user) */
 	TPP_ST_SYMSTR,		/* "sym+off/size" of the value */
+	TPP_ST_WHOLE,		/* &tpp_arg.whole bytes at the value (kernel) */
 };
 
 /**
@@ -212,9 +213,15 @@ struct tpp_fetch {
  *	function entry of a return probe, kept in its entry data, and copied
  *	into the record at the exit; @fetch and @store are how the entry
  *	reads it
+ * @whole: "*EXPR": bytes of the structure or union recorded whole, else 0;
+ *	@type is then u8 and @count 0
+ * @btf: with @whole: the BTF that describes it, a reference the definition
+ *	holds (&tpp_btf_ops.put)
+ * @btf_id: with @whole: its type id in @btf
  *
  * Invariants: @nr_ops < TPP_MAX_OPS; a string @store or a non-zero @count
- * implies memory is read; @fold implies @fetch.nr_derefs > 0.
+ * implies memory is read; @fold implies @fetch.nr_derefs > 0; @whole
+ * implies @fold and TPP_ST_WHOLE.
  */
 struct tpp_arg {
 	char *name;
@@ -230,6 +237,9 @@ struct tpp_arg {
 	u8 bf_rshift;
 	unsigned int nr_ops;
 	bool entry;
+	unsigned int whole;
+	void *btf;
+	u32 btf_id;
 };
 
 /* The accesses a wprobe watches: &tpp_watch.access */
@@ -280,6 +290,8 @@ struct tpp_watch {
  * @nr_args: entries in @args
  * @args: the arguments, in order
  * @watch: a wprobe's access and length
+ * @btf_ops: the BTF lookups the arguments were parsed with, which
+ *	tpp_free() hands their references back to; NULL without BTF
  *
  * Argument carets: argument i points at word i + 2 of the command even
  * when $arg* expanded into several arguments.
@@ -303,6 +315,7 @@ struct tpp_def {
 	unsigned int nr_args;
 	struct tpp_arg *args;
 	struct tpp_watch watch;
+	const struct tpp_btf_ops *btf_ops;
 };
 
 /**
@@ -350,6 +363,13 @@ enum tpp_btf_kind {
  *	fields, else where the last member starts)
  * @cast_offset: result: a typecast's ",MEMBER" offset in STRUCT, in bytes,
  *	which TARGET is the address of (container_of())
+ * @whole: "*EXPR": the structure or union the expression names or points
+ *	at is to be recorded whole; the results below say where and what
+ * @whole_size: result: its size in bytes
+ * @whole_id: result: its type id
+ * @whole_btf: result: the BTF that holds it, referenced for the caller
+ * @whole_in_place: result: the last member is the structure itself, so it
+ *	is read where that member is; else the value points at it
  * @id: on failure: the error_log message, or TPP_E_NONE
  * @at: on failure: byte of @expr the caret points at
  */
@@ -371,6 +391,11 @@ struct tpp_btf_req {
 	struct tpp_btf_field field[TPP_MAX_DEREFS + 1];
 	unsigned int late_at;
 	long cast_offset;
+	bool whole;
+	unsigned int whole_size;
+	u32 whole_id;
+	void *whole_btf;
+	bool whole_in_place;
 	int id;
 	unsigned int at;
 };
@@ -392,13 +417,17 @@ struct tpp_btf_req {
  *	TPP_SRC_CURRENT, and for a typecast, which resolves there too (the
  *	parser has the value of TARGET; @req->src is left alone): an unknown
  *	STRUCT is BTF_NOT_PTR, MEMBER errors TYPECAST_BAD_ARROW and
- *	TYPECAST_NOT_ALIGNED -EINVAL, BTF_NOFIELD -ENOENT.
+ *	TYPECAST_NOT_ALIGNED -EINVAL, BTF_NOFIELD -ENOENT.  With
+ *	@req->whole, an expression that neither is nor points at a
+ *	structure or union of known size is WHOLE_NOT_STRUCT -EINVAL.
+ * @put: drop the reference of a &tpp_btf_req.whole_btf
  */
 struct tpp_btf_ops {
 	int (*nr_params)(void *priv, const char *func, unsigned int flags);
 	const char *(*param_name)(void *priv, const char *func,
 				  unsigned int flags, unsigned int idx);
 	int (*resolve)(void *priv, struct tpp_btf_req *req);
+	void (*put)(void *btf);
 };
 
 /**
@@ -495,12 +524,18 @@ static inline bool tpp_type_is_string(enum tpp_type type)
 	       type == TPP_TYPE_SYMSTR;
 }
 
+/* Bytes an argument's field takes in the fixed part of the record */
+static inline unsigned int tpp_arg_bytes(const struct tpp_arg *arg)
+{
+	return arg->whole ?: (arg->count ?: 1) * tpp_type_size(arg->type);
+}
+
 /* What an @entry() argument keeps: its field, and a room per string */
 static inline unsigned int tpp_entry_bytes(const struct tpp_arg *arg)
 {
 	unsigned int room = tpp_type_is_string(arg->type) ? TPP_ENTRY_STRING : 0;
 
-	return (arg->count ?: 1) * (tpp_type_size(arg->type) + room);
+	return tpp_arg_bytes(arg) + (arg->count ?: 1) * room;
 }
 
 /*

@@ -150,3 +150,7 @@ TPP_ERR(WTRIG_OFFSET,	"Invalid offset to the field")
 TPP_ERR(WTRIG_COUNT,	"Invalid trigger count")
 TPP_ERR(WTRIG_EXISTS,	"This event has this trigger for that wprobe already")
 TPP_ERR(WTRIG_BUSY,	"Target wprobe event is already enabled")
+/* Ours: whole structures (kprobetrace.rst "Whole structures") */
+TPP_ERR(WHOLE_NO_BTF,	"Only a BTF-typed value is recorded whole")
+TPP_ERR(WHOLE_NOT_STRUCT, "Only a structure or union, or a pointer to one, is recorded whole")
+TPP_ERR(WHOLE_TYPE,	"A whole structure takes no type")

@@ -13,11 +13,18 @@
  * user-space unit tests run the same tables, with other checks.
  */
 #include <kunit/test.h>
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/filter.h>
+#include <linux/fs_context.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/trace_seq.h>
+#include <linux/utsname.h>
 
 #include "probe_fetch.h"
+#include "probe_kenv.h"
 #include "trace_probe_test_env.h"
 
 static const struct tpp_test_case tpp_kunit_cases[] = {
@@ -167,10 +174,78 @@ static void tpp_kunit_dump(struct kunit *test)
 	KUNIT_EXPECT_STREQ_MSG(test, text, c->dump, "'%s'", c->cmd);
 }
 
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+/* What probe_btf_print() makes of @size bytes at @data, a @kind @name */
+static char *tpp_kunit_btf_text(struct kunit *test, const char *name,
+				u8 kind, const void *data, unsigned int size)
+{
+	struct btf *btf = bpf_get_btf_vmlinux();
+	struct trace_seq *s;
+	s32 id;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(btf));
+	id = btf_find_by_name_kind(btf, name, kind);
+	KUNIT_ASSERT_GT_MSG(test, id, 0, "no %s in the kernel's BTF", name);
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	trace_seq_init(s);
+	probe_btf_print(s, btf, id, data, size);
+	KUNIT_ASSERT_FALSE(test, trace_seq_has_overflowed(s));
+	trace_seq_putc(s, '\0');
+	return s->buffer;
+}
+
+/*
+ * A whole structure prints by its BTF type: pointers in hex, bitfields,
+ * signed members, char arrays as strings, enums by name (an enum
+ * bitfield here), anonymous unions in braces of their own
+ */
+static void tpp_kunit_btf_print(struct kunit *test)
+{
+	struct list_head list = { (void *)0x1000, (void *)0xffff0000 };
+	struct bpf_insn insn = { .code = 0x95, .dst_reg = 3, .src_reg = 10,
+				 .off = -2, .imm = -5 };
+	struct fs_parameter param = { .key = (void *)0x10,
+				      .type = fs_value_is_file, .size = 3,
+				      .dirfd = -100 };
+	struct new_utsname *uts;
+	void *task;
+	char *text;
+
+	text = tpp_kunit_btf_text(test, "list_head", BTF_KIND_STRUCT, &list, sizeof(list));
+	KUNIT_EXPECT_STREQ(test, text,
+			   "{next=0x1000,prev=0xffff0000}");
+	text = tpp_kunit_btf_text(test, "bpf_insn", BTF_KIND_STRUCT, &insn, sizeof(insn));
+	KUNIT_EXPECT_STREQ(test, text,
+			   "{code=149,dst_reg=3,src_reg=10,off=-2,imm=-5}");
+	text = tpp_kunit_btf_text(test, "fs_parameter", BTF_KIND_STRUCT, &param, sizeof(param));
+	KUNIT_EXPECT_STREQ(test, text,
+			   "{key=0x10,type=fs_value_is_file,{string=0x0,blob=0x0,name=0x0,file=0x0},size=3,dirfd=-100}");
+	uts = kunit_kzalloc(test, sizeof(*uts), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, uts);
+	strscpy(uts->sysname, "Linux");
+	strscpy(uts->machine, "a\"b\x01");
+	text = tpp_kunit_btf_text(test, "new_utsname", BTF_KIND_STRUCT, uts, sizeof(*uts));
+	KUNIT_EXPECT_STREQ(test, text,
+			   "{sysname=\"Linux\",nodename=\"\",release=\"\",version=\"\",machine=\"a\\x22b\\x01\",domainname=\"\"}");
+	/* a big one is cut short, and never past its bytes */
+	task = kunit_kzalloc(test, sizeof(struct task_struct), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, task);
+	text = tpp_kunit_btf_text(test, "task_struct", BTF_KIND_STRUCT, task,
+				  sizeof(struct task_struct));
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(text, "{thread_info={"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "..."));
+	KUNIT_EXPECT_LE(test, strlen(text), 2048 + 64);
+}
+#endif
+
 static struct kunit_case tpp_kunit_test_cases[] = {
 	KUNIT_CASE_PARAM(tpp_kunit_parse, tpp_kunit_gen_params),
 	KUNIT_CASE_PARAM(tpp_kunit_fetch, tpp_kunit_fetch_gen_params),
 	KUNIT_CASE_PARAM(tpp_kunit_dump, tpp_kunit_dump_gen_params),
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	KUNIT_CASE(tpp_kunit_btf_print),
+#endif
 	{}
 };
 

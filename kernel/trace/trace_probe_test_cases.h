@@ -25,6 +25,8 @@
  */
 #ifndef NUM65
 #define NUM65 "12345678901234567890123456789012345678901234567890123456789012345"
+/* half of the 3072 bytes a record's arguments may take */
+#define FILL1536 "+0(%di):u64[64] +0(%di):u64[64] +0(%di):u64[64] "
 /* 14 dereferences of @0: the outermost overflows, at its inner value */
 #define DEEP14 "+0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))"
 #endif
@@ -387,6 +389,29 @@ TPP_CASE_K(BTF, "p vfs_read a=^(%di)->f_mode", FETCHARG, -EINVAL)
 /* any place, and inside @entry(); an eprobe's field without '$' */
 TPP_CASE_OK(BTF, "p vfs_read+8 a=(file)%di->f_mode")
 TPP_CASE_OK(BTF, "r vfs_read a=@entry((file)file->f_name):string")
+
+/* whole structures: "*EXPR" (kprobetrace.rst "Whole structures") */
+TPP_CASE_OK(BTF, "p vfs_read f=*file")
+TPP_CASE_OK(BTF, "p vfs_read p=*file->f_path")
+TPP_CASE_OK(BTF, "p vfs_read f=*(file)%di")
+TPP_CASE_OK(BTF, "p vfs_read+8 f=*(file)%di")
+TPP_CASE_OK(BTF, "r vfs_read f=@entry(*file)")
+TPP_CASE_K(BTF, "p vfs_read m=*file->^f_mode", WHOLE_NOT_STRUCT, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read c=*^count", WHOLE_NOT_STRUCT, -EINVAL)
+TPP_CASE_K(BTF, "r vfs_read r=*^$retval", WHOLE_NOT_STRUCT, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read t=*^$current", EVENT_BIG, -E2BIG)
+/* with 3072 bytes recorded already, a structure is too many */
+TPP_CASE_K(BTF, "p vfs_read " FILL1536 FILL1536 "f=*^file", EVENT_BIG, -E2BIG)
+TPP_CASE_K(BTF, "p vfs_read f=*file:^u32", WHOLE_TYPE, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read f=*^%di", WHOLE_NO_BTF, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read f=*^+0(%di)", WHOLE_NO_BTF, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read f=*^", FETCHARG, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read f=+0(^*file)", FETCHARG, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read f=*^*file", FETCHARG, -EINVAL)
+TPP_CASE_K(X86, "p vfs_read f=*^file", BTF_NOSUP, -EOPNOTSUPP)
+TPP_CASE_K(BTF, "p vfs_read f=*^@entry(file)", ENTRY_PLACE, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read f=*^$arg1", WHOLE_NO_BTF, -EINVAL)
+TPP_CASE_K(BTF, "p vfs_read f=*^@jiffies", WHOLE_NO_BTF, -EINVAL)
 
 /* btf */
 TPP_CASE_K(BTF, "p vfs_read ^$arg1x", VAR, -ENOENT)

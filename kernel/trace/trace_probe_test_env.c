@@ -286,15 +286,45 @@ struct fake_field {
 	enum tpp_type type;
 	enum tpp_btf_kind kind;
 	unsigned char bitsize, bitoffs;
+	unsigned int struct_size;	/* an embedded structure's */
 };
 
 static const struct fake_field file_fields[] = {
-	{ "f_mode", 0x14, TPP_TYPE_U32, TPP_BTF_PLAIN, 0, 0 },
-	{ "f_bits", 0x18, TPP_TYPE_U32, TPP_BTF_PLAIN, 3, 2 },
-	{ "f_name", 0x20, TPP_TYPE_X64, TPP_BTF_CHAR_PTR, 0, 0 },
-	{ "f_comm", 0x30, TPP_TYPE_X64, TPP_BTF_CHAR_ARRAY, 0, 0 },
-	{ NULL, 0, TPP_TYPE_X64, TPP_BTF_PLAIN, 0, 0 },
+	{ "f_mode", 0x14, TPP_TYPE_U32, TPP_BTF_PLAIN, 0, 0, 0 },
+	{ "f_bits", 0x18, TPP_TYPE_U32, TPP_BTF_PLAIN, 3, 2, 0 },
+	{ "f_name", 0x20, TPP_TYPE_X64, TPP_BTF_CHAR_PTR, 0, 0, 0 },
+	{ "f_comm", 0x30, TPP_TYPE_X64, TPP_BTF_CHAR_ARRAY, 0, 0, 0 },
+	{ "f_path", 0x38, TPP_TYPE_X64, TPP_BTF_PLAIN, 0, 0, 16 },
+	{ NULL, 0, TPP_TYPE_X64, TPP_BTF_PLAIN, 0, 0, 0 },
 };
+
+/*
+ * Whole structures: struct file is 0x60 bytes, type id 1, and its
+ * f_path id 2; the task_struct $current points at is id 3 and bigger
+ * than any record.  The references resolve() hands out are counted, so
+ * that a test can see each one given back.
+ */
+#define FAKE_FILE_SIZE		0x60
+#define FAKE_TASK_SIZE		0x2400
+
+int tpp_fake_btf_refs;
+static char fake_btf_obj;
+
+static void fake_whole(struct tpp_btf_req *req, u32 id, unsigned int size,
+		       bool in_place)
+{
+	tpp_fake_btf_refs++;
+	req->whole_btf = &fake_btf_obj;
+	req->whole_id = id;
+	req->whole_size = size;
+	req->whole_in_place = in_place;
+}
+
+static void btf_put(void *btf)
+{
+	if (btf == &fake_btf_obj)
+		tpp_fake_btf_refs--;
+}
 
 static const struct fake_func *find_func(const char *name)
 {
@@ -354,6 +384,12 @@ static int resolve_field(struct tpp_btf_req *req, unsigned int at)
 		req->kind = f->kind;
 		req->bitsize = f->bitsize;
 		req->bitoffs = f->bitoffs;
+		if (!req->whole)
+			return 0;
+		if (!f->struct_size)
+			return req_fail(req, TPP_E_WHOLE_NOT_STRUCT, at,
+					-EINVAL);
+		fake_whole(req, 2, f->struct_size, true);
 		return 0;
 	}
 	return req_fail(req, TPP_E_BTF_NOFIELD, at, -ENOENT);
@@ -367,6 +403,8 @@ static int resolve_retval(struct tpp_btf_req *req, const struct fake_func *f)
 		return req_fail(req, TPP_E_VOID_RETVAL, 0, -ENOENT);
 	req->typed = true;
 	req->type = TPP_TYPE_S64;
+	if (req->whole)		/* an int */
+		return req_fail(req, TPP_E_WHOLE_NOT_STRUCT, 0, -EINVAL);
 	if (req->len > 7)	/* "$retval->..." on a non-pointer */
 		return req_fail(req, TPP_E_BTF_NOT_PTR, 9, -EINVAL);
 	return 0;
@@ -413,6 +451,10 @@ static int resolve_cast(struct tpp_btf_req *req)
 			return ret;
 	}
 	req->typed = true;
+	if (!req->chain) {	/* "*(file)X": the structure X points at */
+		fake_whole(req, 1, FAKE_FILE_SIZE, false);
+		return 0;
+	}
 	return resolve_field(req, req->chain + 2);
 }
 
@@ -430,6 +472,10 @@ static int btf_resolve(void *priv, struct tpp_btf_req *req)
 	/* $current points at a task_struct; the fake one has file's fields */
 	if (n == 8 && !memcmp(req->expr, "$current", 8)) {
 		req->src = TPP_SRC_CURRENT;
+		if (n == req->len) {	/* only "*$current" asks */
+			fake_whole(req, 3, FAKE_TASK_SIZE, false);
+			return 0;
+		}
 		if (req->expr[n] == '.')
 			return req_fail(req, TPP_E_BTF_DOT_ARG, n, -EOPNOTSUPP);
 		if (n + 1 >= req->len || req->expr[n + 1] != '>')
@@ -453,6 +499,10 @@ static int btf_resolve(void *priv, struct tpp_btf_req *req)
 	req->typed = true;
 	req->type = f->p[i].type;
 	req->kind = f->p[i].kind;
+	if (n == req->len && req->whole && !f->p[i].is_file)
+		return req_fail(req, TPP_E_WHOLE_NOT_STRUCT, 0, -EINVAL);
+	if (n == req->len && req->whole)
+		fake_whole(req, 1, FAKE_FILE_SIZE, false);
 	if (n == req->len)
 		return 0;
 	if (req->expr[n] == '.')
@@ -468,6 +518,7 @@ static const struct tpp_btf_ops fake_btf = {
 	.nr_params = btf_nr_params,
 	.param_name = btf_param_name,
 	.resolve = btf_resolve,
+	.put = btf_put,
 };
 
 /* eprobes look @SYM up as they parse: the symbols above, from 0x1000 */

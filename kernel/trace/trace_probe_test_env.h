@@ -39,6 +39,8 @@ extern const struct tpp_env env_generic;
 /* x86 registers, @SYM looked up as it parses (eprobes) */
 extern const struct tpp_env env_event;
 extern const struct tpp_env env_event_btf;	/* the same, with BTF */
+/* BTF references env_btf's resolver handed out and were not given back */
+extern int tpp_fake_btf_refs;
 
 /* The arch files, renamed to live side by side, and their ptrace names */
 struct probe_reg;
