@@ -169,15 +169,9 @@ int probe_kenv_sym_count(const char *mod, const char *sym)
 	return kenv_count(mod, sym, &addr);
 }
 
-/* Our priv is the BTF context inside the environment: see probe_kenv_init() */
-static struct probe_kenv *kenv_of(void *priv)
-{
-	return container_of(priv, struct probe_kenv, btf);
-}
-
 static int kenv_sym_count(void *priv, const char *mod, const char *sym)
 {
-	struct probe_kenv *ke = kenv_of(priv);
+	struct probe_kenv *ke = probe_kenv_of(priv);
 	int n = kenv_count(mod, sym, &ke->sym_addr);
 
 	ke->sym = mod ? NULL : sym;
@@ -187,7 +181,7 @@ static int kenv_sym_count(void *priv, const char *mod, const char *sym)
 /* "[MOD:]SYM": by the address counted, else kprobes looks the name up */
 static int kenv_func_entry(void *priv, const char *sym, unsigned long offset)
 {
-	struct probe_kenv *ke = kenv_of(priv);
+	struct probe_kenv *ke = probe_kenv_of(priv);
 
 	/* fprobe events build without kprobes; they only sit on entries */
 	if (!IS_ENABLED(CONFIG_KPROBES))
@@ -205,8 +199,8 @@ static int kenv_func_entry(void *priv, const char *sym, unsigned long offset)
  * Pair every call with probe_kenv_destroy() once the parse returned.
  * $argN is offered only where the architecture can fetch arguments, and
  * BTF only with CONFIG_PROBE_EVENTS_BTF_ARGS.  &ke->env.event_field is
- * NULL.  Only the BTF ops use &ke->env.priv, so an eprobe caller may point
- * it at its event for its own event_field once it clears &ke->env.btf.
+ * NULL: an eprobe caller sets its own, which finds the attached event in
+ * &ke->event through probe_kenv_of(&tpp_env.priv).
  */
 void probe_kenv_init(struct probe_kenv *ke)
 {

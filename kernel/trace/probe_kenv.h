@@ -19,6 +19,8 @@
 #ifndef _TRACE_PROBE_KENV_H
 #define _TRACE_PROBE_KENV_H
 
+#include <linux/container_of.h>
+
 #include "trace_probe.h"
 
 struct btf;
@@ -48,6 +50,7 @@ struct probe_btf_ctx {
  * @sym: the last vmlinux symbol name the parser had counted, as it
  *	passed it (compare pointers only: it may be freed with the parse)
  * @sym_addr: its address when it was unique, else 0
+ * @event: an eprobe's attached event, for its &tpp_env.event_field
  *
  * A name lookup in kallsyms costs some 25 000 instructions; the address
  * of the probed symbol, found while counting it, spares the later ones.
@@ -57,7 +60,14 @@ struct probe_kenv {
 	struct probe_btf_ctx btf;
 	const char *sym;
 	unsigned long sym_addr;
+	void *event;
 };
+
+/* The environment a &tpp_env.priv of probe_kenv_init()'s belongs to */
+static inline struct probe_kenv *probe_kenv_of(void *priv)
+{
+	return container_of(priv, struct probe_kenv, btf);
+}
 
 void probe_kenv_init(struct probe_kenv *ke);
 void probe_kenv_destroy(struct probe_kenv *ke);

@@ -405,7 +405,7 @@ static enum probe_efield_kind te_field_kind(const struct ftrace_event_field *f)
 /* &tpp_env.event_field: where field @name is in the attached records */
 static int te_event_field(void *priv, const char *name)
 {
-	struct trace_event_call *call = priv;
+	struct trace_event_call *call = probe_kenv_of(priv)->event;
 	struct ftrace_event_field *f;
 
 	list_for_each_entry(f, trace_get_fields(call), link)
@@ -434,8 +434,7 @@ static struct tpp_def *te_parse_args(const char *cmd, const struct te_head *h,
 	if (!args)
 		return ERR_PTR(-ENOMEM);
 	probe_kenv_init(&ke);
-	ke.env.btf = NULL;
-	ke.env.priv = src;
+	ke.event = src;
 	ke.env.event_field = te_event_field;
 	ke.env.sym_addr = te_sym_addr;
 	def = tpp_parse_args(args, 2, TPP_EVENT, NULL, &ke.env, err);
