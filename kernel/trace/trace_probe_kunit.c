@@ -9,8 +9,9 @@
  * memory accessors, over registers that point at a world in kernel
  * memory, and its record must print as the case says.  Each case of
  * probe_dump_test_cases.h is compiled and its arguments dumped as the
- * listings show them with CONFIG_PROBE_EVENTS_DUMP_FETCHARG.  The
- * user-space unit tests run the same tables, with other checks.
+ * listings show them with CONFIG_PROBE_EVENTS_DUMP_FETCHARG.  With BTF,
+ * structures recorded whole are printed by types of the kernel's own BTF.
+ * The user-space unit tests run the same tables, with other checks.
  */
 #include <kunit/test.h>
 #include <linux/bpf.h>
