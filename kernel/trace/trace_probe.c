@@ -2065,8 +2065,8 @@ static int parse_arg_store(struct tpp_argp *a)
 
 /*
  * "*EXPR": the structure or union EXPR names or points at, recorded whole.
- * EXPR must be one BTF types; the record keeps its bytes, printed by
- * that type.
+ * EXPR must be a value BTF gives a type; the record keeps the bytes, and
+ * the trace prints them by that type.
  */
 static int parse_whole(struct tpp_argp *a, unsigned int start,
 		       unsigned int end)
