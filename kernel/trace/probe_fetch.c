@@ -446,6 +446,14 @@ static nokprobe_inline void store_mem(const struct probe_insn *insn,
 			memset(p, 0, insn->size);
 }
 
+/* A structure in one read: never half of it and half of the buffer's */
+static nokprobe_inline void store_whole(const struct probe_insn *insn,
+					struct probe_hit *h, unsigned long addr)
+{
+	if (pfa_read(h->rec + insn->dst, addr, insn->len, false))
+		memset(h->rec + insn->dst, 0, insn->len);
+}
+
 static nokprobe_inline void apply_bitfield(const struct probe_insn *insn,
 					   struct probe_hit *h)
 {
@@ -585,9 +593,7 @@ exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
 		store_mem(insn, h, addr, PF_FAULT);
 		break;
 	case PROBE_OP_ST_WHOLE:
-		/* one read; a structure is not half recorded */
-		if (pfa_read(h->rec + insn->dst, addr, insn->len, false))
-			memset(h->rec + insn->dst, 0, insn->len);
+		store_whole(insn, h, addr);
 		break;
 	case PROBE_OP_ST_STR:
 	case PROBE_OP_ST_USTR:
