@@ -572,29 +572,14 @@ static nokprobe_inline u32 dyn_size_of(const struct probe_insn *insn,
 	return 0;
 }
 
-/*
- * Everything but the common cases of exec_insns().  Returns the instructions to
- * skip: those of a string the size pass cached, or none.
- */
-static nokprobe_inline unsigned int
-exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
-	       unsigned long val)
+/* The stores of a string, a string array or a fixed text */
+static nokprobe_inline void exec_text_insn(const struct probe_insn *insn,
+					   struct probe_hit *h,
+					   unsigned long val)
 {
 	unsigned long addr = val + insn->arg;
 
 	switch (insn->op) {
-	case PROBE_OP_CACHED:
-		return take_cached(h, insn);
-	case PROBE_OP_ST_MEM:
-	case PROBE_OP_ST_UMEM:
-		store_mem(insn, h, addr, insn->op == PROBE_OP_ST_UMEM);
-		break;
-	case PROBE_OP_ST_FMEM:
-		store_mem(insn, h, addr, PF_FAULT);
-		break;
-	case PROBE_OP_ST_WHOLE:
-		store_whole(insn, h, addr);
-		break;
 	case PROBE_OP_ST_STR:
 	case PROBE_OP_ST_USTR:
 		if (h->stage)
@@ -620,8 +605,45 @@ exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
 	case PROBE_OP_ST_COMM:
 		store_text(h, insn->dst, pfa_comm(), comm_size());
 		break;
-	case PROBE_OP_ST_CONST:
+	default:	/* PROBE_OP_ST_CONST */
 		store_text(h, insn->dst, (const char *)insn->arg, insn->size);
+		break;
+	}
+}
+
+/*
+ * Everything but the common cases of exec_insns().  Returns the instructions to
+ * skip: those of a string the size pass cached, or none.
+ */
+static nokprobe_inline unsigned int
+exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
+	       unsigned long val)
+{
+	unsigned long addr = val + insn->arg;
+
+	switch (insn->op) {
+	case PROBE_OP_CACHED:
+		return take_cached(h, insn);
+	case PROBE_OP_ST_MEM:
+	case PROBE_OP_ST_UMEM:
+		store_mem(insn, h, addr, insn->op == PROBE_OP_ST_UMEM);
+		break;
+	case PROBE_OP_ST_FMEM:
+		store_mem(insn, h, addr, PF_FAULT);
+		break;
+	case PROBE_OP_ST_WHOLE:
+		store_whole(insn, h, addr);
+		break;
+	case PROBE_OP_ST_STR:
+	case PROBE_OP_ST_USTR:
+	case PROBE_OP_ST_FSTR:
+	case PROBE_OP_ST_STRS:
+	case PROBE_OP_ST_USTRS:
+	case PROBE_OP_ST_FSTRS:
+	case PROBE_OP_ST_SYMSTR:
+	case PROBE_OP_ST_COMM:
+	case PROBE_OP_ST_CONST:
+		exec_text_insn(insn, h, val);
 		break;
 	case PROBE_OP_ST_FAULT:
 		store_fault(insn, h);
