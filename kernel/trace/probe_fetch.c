@@ -79,6 +79,7 @@ enum probe_op {
 	PROBE_OP_ST_UMEM,	/* the same in user memory */
 	PROBE_OP_ST_FMEM,	/* uprobe: the same, may fault it in */
 	PROBE_OP_ST_WHOLE,	/* the @len bytes at value + @arg, a structure */
+	/* from here to CONST: the text stores, exec_text_insn() */
 	PROBE_OP_ST_STR,	/* the string at value + @arg */
 	PROBE_OP_ST_USTR,	/* the same in user memory */
 	PROBE_OP_ST_STRS,	/* @count strings, their pointers at value + @arg
@@ -634,17 +635,6 @@ exec_rare_insn(const struct probe_insn *insn, struct probe_hit *h,
 	case PROBE_OP_ST_WHOLE:
 		store_whole(insn, h, addr);
 		break;
-	case PROBE_OP_ST_STR:
-	case PROBE_OP_ST_USTR:
-	case PROBE_OP_ST_FSTR:
-	case PROBE_OP_ST_STRS:
-	case PROBE_OP_ST_USTRS:
-	case PROBE_OP_ST_FSTRS:
-	case PROBE_OP_ST_SYMSTR:
-	case PROBE_OP_ST_COMM:
-	case PROBE_OP_ST_CONST:
-		exec_text_insn(insn, h, val);
-		break;
 	case PROBE_OP_ST_FAULT:
 		store_fault(insn, h);
 		break;
@@ -725,7 +715,8 @@ static nokprobe_inline unsigned long other_source(const struct probe_insn *insn,
 /*
  * Walk a program to its END.  Sources, dereferences and plain stores stay
  * in this switch, with the value, the registers and the record in machine
- * registers; everything else goes through exec_rare_insn().
+ * registers; the text stores go to exec_text_insn() from the same switch,
+ * everything else through exec_rare_insn().
  */
 static nokprobe_inline void exec_insns(const struct probe_insn *insn,
 				       struct probe_hit *h)
@@ -780,6 +771,9 @@ skip:			/* the value faulted: the argument's store says so */
 		case PROBE_OP_ST_REG:
 			val = pfa_reg(regs, insn->arg);
 			put_scalar(rec + insn->dst, insn->size, val);
+			break;
+		case PROBE_OP_ST_STR ... PROBE_OP_ST_CONST:
+			exec_text_insn(insn, h, val);
 			break;
 		default:
 			insn += exec_rare_insn(insn, h, val);
