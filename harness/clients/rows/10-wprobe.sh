@@ -33,7 +33,7 @@ echo 0 > $T/events/wprobes/cpt/enable
 ok "perf beside the trace buffer"
 
 cd /tmp
-# the sleep: trace-cmd can miss a command's last events (12-whole-struct)
+# the sleep: a record can lose a short command's events (12-whole-struct)
 run trace-cmd record -e wprobes:cpt -o /tmp/w.dat sh -c "echo 654 > $PANIC; sleep 1"
 rc_is 0
 run trace-cmd report -i /tmp/w.dat
