@@ -369,7 +369,13 @@ static void check_arg(const struct tpp_def *def, unsigned int i,
 	FUZZ_CHECK(arg->pos <= len + 1);
 	FUZZ_CHECK(arg->type < TPP_TYPE_MAX);
 	FUZZ_CHECK(arg->count <= TPP_MAX_ARRAY_LEN);
-	FUZZ_CHECK(arg->store <= TPP_ST_SYMSTR);
+	FUZZ_CHECK(arg->store <= (arg->whole ? TPP_ST_WHOLE : TPP_ST_SYMSTR));
+	/* a structure recorded whole is bytes read where the last deref reads */
+	FUZZ_CHECK(!arg->whole == (arg->store != TPP_ST_WHOLE));
+	FUZZ_CHECK(!arg->whole || (arg->fold && arg->btf && arg->btf_id &&
+				   arg->type == TPP_TYPE_U8 && !arg->count &&
+				   arg->whole <= TPP_MAX_EVENT_SIZE));
+	FUZZ_CHECK(arg->whole || !arg->btf);
 	FUZZ_CHECK(arg->nr_ops < TPP_MAX_OPS);
 	FUZZ_CHECK(arg->fetch.nr_derefs <= TPP_MAX_DEREFS);
 	FUZZ_CHECK(!arg->fetch.nr_derefs || arg->fetch.deref);
@@ -414,7 +420,8 @@ static void check_def(const char *cmd, const struct tpp_def *def,
 	FUZZ_CHECK(def->tail_pos <= len + 1);
 	for (i = 0; i < def->nr_args; i++) {
 		check_arg(def, i, len);
-		size += tpp_type_size(def->args[i].type) *
+		size += def->args[i].whole ?:
+			tpp_type_size(def->args[i].type) *
 			(def->args[i].count ?: 1);
 	}
 	FUZZ_CHECK(size == def->size && size <= TPP_MAX_EVENT_SIZE);
@@ -451,7 +458,9 @@ static void check_layout(const struct tpp_def *def,
 		f = &prog->fields[i];
 		FUZZ_CHECK(!strcmp(f->name, def->args[i].name));
 		FUZZ_CHECK(f->offset == at && f->count == def->args[i].count);
-		FUZZ_CHECK(f->size == tpp_type_size(def->args[i].type) *
+		FUZZ_CHECK(f->size == tpp_arg_bytes(&def->args[i]));
+		FUZZ_CHECK(def->args[i].whole ||
+			   f->size == tpp_type_size(def->args[i].type) *
 				      (f->count ?: 1));
 		at += f->size;
 	}
@@ -860,6 +869,8 @@ static void one(const struct fuzz_call *c)
 	if (IS_ERR(def)) {
 		check_error(c->cmd, def, &err);
 		FUZZ_CHECK(c->parser != FUZZ_PARSE_ARGS || err.errnum != -ECANCELED);
+		/* a refused "*EXPR" gave its BTF reference back */
+		FUZZ_CHECK(!tpp_fake_btf_refs);
 		return;
 	}
 	check_def(c->cmd, def, &err, c->parser);
@@ -871,6 +882,7 @@ static void one(const struct fuzz_call *c)
 	check_shorter(c, def);
 	check_flipped(c, def);
 	tpp_free(def);
+	FUZZ_CHECK(!tpp_fake_btf_refs);
 }
 
 /*
@@ -907,6 +919,7 @@ static void fail_allocs(const struct fuzz_call *c, unsigned int seed)
 		}
 		kshim_fail_countdown = 0;
 		tpp_free(def);
+		FUZZ_CHECK(!tpp_fake_btf_refs);
 	}
 }
 
