@@ -369,13 +369,13 @@ static void check_arg(const struct tpp_def *def, unsigned int i,
 	FUZZ_CHECK(arg->pos <= len + 1);
 	FUZZ_CHECK(arg->type < TPP_TYPE_MAX);
 	FUZZ_CHECK(arg->count <= TPP_MAX_ARRAY_LEN);
-	FUZZ_CHECK(arg->store <= (arg->whole ? TPP_ST_WHOLE : TPP_ST_SYMSTR));
 	/* a structure recorded whole is bytes read where the last deref reads */
-	FUZZ_CHECK(!arg->whole == (arg->store != TPP_ST_WHOLE));
-	FUZZ_CHECK(!arg->whole || (arg->fold && arg->btf && arg->btf_id &&
-				   arg->type == TPP_TYPE_U8 && !arg->count &&
-				   arg->whole <= TPP_MAX_EVENT_SIZE));
-	FUZZ_CHECK(arg->whole || !arg->btf);
+	if (arg->whole)
+		FUZZ_CHECK(arg->store == TPP_ST_WHOLE && arg->fold && arg->btf &&
+			   arg->btf_id && arg->type == TPP_TYPE_U8 &&
+			   !arg->count && arg->whole <= TPP_MAX_EVENT_SIZE);
+	else
+		FUZZ_CHECK(arg->store <= TPP_ST_SYMSTR && !arg->btf);
 	FUZZ_CHECK(arg->nr_ops < TPP_MAX_OPS);
 	FUZZ_CHECK(arg->fetch.nr_derefs <= TPP_MAX_DEREFS);
 	FUZZ_CHECK(!arg->fetch.nr_derefs || arg->fetch.deref);
@@ -420,9 +420,7 @@ static void check_def(const char *cmd, const struct tpp_def *def,
 	FUZZ_CHECK(def->tail_pos <= len + 1);
 	for (i = 0; i < def->nr_args; i++) {
 		check_arg(def, i, len);
-		size += def->args[i].whole ?:
-			tpp_type_size(def->args[i].type) *
-			(def->args[i].count ?: 1);
+		size += tpp_arg_bytes(&def->args[i]);
 	}
 	FUZZ_CHECK(size == def->size && size <= TPP_MAX_EVENT_SIZE);
 	if (parser == FUZZ_PARSE_WPROBE)
