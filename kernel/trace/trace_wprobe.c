@@ -239,21 +239,33 @@ static int tw_cpu_offline(unsigned int cpu, struct hlist_node *node)
 }
 
 /*
+ * @addr is in a module on its way out: the module notifier has taken, or
+ * is about to take, every watch of the module's memory away, and nothing
+ * would take away one placed after it.  Any context.
+ */
+static bool tw_module_leaving(unsigned long addr)
+{
+	struct module *mod;
+	bool going;
+
+	preempt_disable_notrace();
+	mod = __module_address(addr);
+	going = mod && mod->state == MODULE_STATE_GOING;
+	preempt_enable_notrace();
+	return going;
+}
+
+/*
  * @addr, checked when it was given, is still there to watch: mapped, and
  * its module, if any, not on its way out.  Asked under event_mutex, which
  * the module notifier takes, a yes holds until the notifier runs.
  */
 static bool tw_addr_live(unsigned long addr, unsigned int len)
 {
-	struct module *mod;
-	bool going;
 	u64 buf;
 
-	preempt_disable();
-	mod = __module_address(addr);
-	going = mod && mod->state == MODULE_STATE_GOING;
-	preempt_enable();
-	return !going && !copy_from_kernel_nofault(&buf, (void *)addr, len);
+	return !tw_module_leaving(addr) &&
+	       !copy_from_kernel_nofault(&buf, (void *)addr, len);
 }
 
 /*
@@ -720,7 +732,7 @@ static bool tw_watchable(const struct trace_wprobe *tw, unsigned long addr)
 	u64 buf;
 
 	return addr >= TASK_SIZE_MAX && !(addr & (len - 1)) &&
-	       !kernel_text_address(addr) &&
+	       !kernel_text_address(addr) && !tw_module_leaving(addr) &&
 	       !copy_from_kernel_nofault(&buf, (void *)addr, len);
 }
 
@@ -1247,6 +1259,7 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 	struct module *mod = data;
 	struct trace_wprobe *tw;
 	struct dyn_event *pos;
+	bool quiet = false;
 
 	if (val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
@@ -1255,10 +1268,19 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 		if (!is_tw(pos))
 			continue;
 		tw = tw_of(to_trace_probe(pos));
-		if (tw->tp.def->watch.unset)
+		if (tw->tp.def->watch.unset) {
+			/*
+			 * A set_wprobe that found @mod live may not have
+			 * claimed its wprobe yet; one that starts now finds
+			 * @mod going.  Triggers run with preemption off.
+			 */
+			if (!quiet)
+				synchronize_rcu();
+			quiet = true;
 			tw_module_unwatch(tw, mod);
-		else if (!tw->gone && within_module(tw->addr, mod))
+		} else if (!tw->gone && within_module(tw->addr, mod)) {
 			tw_module_going(tw, mod);
+		}
 	}
 	mutex_unlock(&event_mutex);
 	return NOTIFY_DONE;
