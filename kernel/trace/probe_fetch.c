@@ -72,14 +72,13 @@ enum probe_op {
 	PROBE_OP_ST_REG,	/* REG and ST_RAW in one: the pt_regs word at
 				 * offset @arg, @size bytes
 				 */
-	PROBE_OP_ST_SUBREG,	/* the value's @aux bytes @rshift bits up,
-				 * zero-extended to @size: "%edi", "%ah"
-				 */
-	PROBE_OP_ST_MEM,	/* @count elements of @size bytes at value + @arg */
-	PROBE_OP_ST_UMEM,	/* the same in user memory */
-	PROBE_OP_ST_FMEM,	/* uprobe: the same, may fault it in */
-	PROBE_OP_ST_WHOLE,	/* the @len bytes at value + @arg, a structure */
-	/* from here to CONST: the text stores, exec_text_insn() */
+	/*
+	 * From here to CONST: the text stores, exec_text_insn().  They follow
+	 * ST_REG so that the cases of exec_insns()' switch are the one range
+	 * END to ST_CONST: with the rarer stores between, gcc 12 kept the
+	 * registers and the loop of every instruction worse (2 more
+	 * instructions per ST_REG on x86_64).
+	 */
 	PROBE_OP_ST_STR,	/* the string at value + @arg */
 	PROBE_OP_ST_USTR,	/* the same in user memory */
 	PROBE_OP_ST_STRS,	/* @count strings, their pointers at value + @arg
@@ -91,6 +90,13 @@ enum probe_op {
 	PROBE_OP_ST_SYMSTR,	/* "sym+off/size" of the value */
 	PROBE_OP_ST_COMM,	/* current->comm */
 	PROBE_OP_ST_CONST,	/* the @size bytes at @arg: \"string" */
+	PROBE_OP_ST_SUBREG,	/* the value's @aux bytes @rshift bits up,
+				 * zero-extended to @size: "%edi", "%ah"
+				 */
+	PROBE_OP_ST_MEM,	/* @count elements of @size bytes at value + @arg */
+	PROBE_OP_ST_UMEM,	/* the same in user memory */
+	PROBE_OP_ST_FMEM,	/* uprobe: the same, may fault it in */
+	PROBE_OP_ST_WHOLE,	/* the @len bytes at value + @arg, a structure */
 	PROBE_OP_ST_FAULT,	/* @count strings that always fault */
 	/* after a store: keep bits of each element, see emit_bitfield() */
 	PROBE_OP_BITFIELD,
@@ -447,11 +453,16 @@ static nokprobe_inline void store_mem(const struct probe_insn *insn,
 			memset(p, 0, insn->size);
 }
 
-/* A structure in one read: never half of it and half of the buffer's */
+/*
+ * A structure in one read: never half of it and half of the buffer's.
+ * Through the call even when @len is 1, 2, 4 or 8: pfa_read()'s inline
+ * loads, for a size not known here, would only add code and four
+ * exception-table entries to each copy of exec_insns().
+ */
 static nokprobe_inline void store_whole(const struct probe_insn *insn,
 					struct probe_hit *h, unsigned long addr)
 {
-	if (pfa_read(h->rec + insn->dst, addr, insn->len, false))
+	if (pfa_read_call(h->rec + insn->dst, addr, insn->len))
 		memset(h->rec + insn->dst, 0, insn->len);
 }
 
@@ -475,13 +486,16 @@ static nokprobe_inline void store_fault(const struct probe_insn *insn,
 	unsigned int i;
 
 	switch (insn->op) {
-	case PROBE_OP_ST_RAW ... PROBE_OP_ST_FMEM:
+	case PROBE_OP_ST_RAW:
+	case PROBE_OP_ST_REG:
+	case PROBE_OP_ST_SUBREG ... PROBE_OP_ST_FMEM:	/* not the text stores */
 		memset(h->rec + insn->dst, 0, insn->size * insn->count);
 		break;
 	case PROBE_OP_ST_WHOLE:
 		memset(h->rec + insn->dst, 0, insn->len);
 		break;
-	case PROBE_OP_ST_STR ... PROBE_OP_ST_FAULT:
+	case PROBE_OP_ST_STR ... PROBE_OP_ST_CONST:
+	case PROBE_OP_ST_FAULT:
 		for (i = 0; i < insn->count; i++)
 			put_loc(h, insn->dst + 4 * i, 0);
 		break;

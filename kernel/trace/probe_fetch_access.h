@@ -112,6 +112,16 @@ call:
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }
 
+/* pfa_read() of kernel memory with the calls only, never an inline load */
+static nokprobe_inline long pfa_read_call(void *dst, unsigned long addr,
+					  size_t size)
+{
+	if (pfa_is_user(addr))
+		return copy_from_user_nofault(dst, (const void __user *)addr,
+					      size);
+	return copy_from_kernel_nofault(dst, (const void *)addr, size);
+}
+
 /* Copy @size bytes at @addr; 0, or a negative errno on a fault */
 static nokprobe_inline long pfa_read(void *dst, unsigned long addr,
 				     size_t size, bool user)
