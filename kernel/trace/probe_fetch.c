@@ -74,10 +74,9 @@ enum probe_op {
 				 */
 	/*
 	 * From here to CONST: the text stores, exec_text_insn().  They follow
-	 * ST_REG so that the cases of exec_insns()' switch are the one range
-	 * END to ST_CONST: with the rarer stores between, gcc 12 kept the
-	 * registers and the loop of every instruction worse (2 more
-	 * instructions per ST_REG on x86_64).
+	 * ST_REG so that exec_insns()' switch has one case range, END to
+	 * ST_CONST: a range with the rarer stores inside made gcc reload the
+	 * pt_regs pointer for every ST_REG.
 	 */
 	PROBE_OP_ST_STR,	/* the string at value + @arg */
 	PROBE_OP_ST_USTR,	/* the same in user memory */
@@ -453,12 +452,7 @@ static nokprobe_inline void store_mem(const struct probe_insn *insn,
 			memset(p, 0, insn->size);
 }
 
-/*
- * A structure in one read: never half of it and half of the buffer's.
- * Through the call even when @len is 1, 2, 4 or 8: pfa_read()'s inline
- * loads, for a size not known here, would only add code and four
- * exception-table entries to each copy of exec_insns().
- */
+/* A structure in one read: never half of it and half of the buffer's */
 static nokprobe_inline void store_whole(const struct probe_insn *insn,
 					struct probe_hit *h, unsigned long addr)
 {

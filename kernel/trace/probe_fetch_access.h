@@ -112,7 +112,11 @@ call:
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }
 
-/* pfa_read() of kernel memory with the calls only, never an inline load */
+/*
+ * pfa_read(..., false) through the nofault copy functions only: for a
+ * size the compiler cannot know, pfa_kread()'s inline loads would add
+ * code and four exception-table entries to each caller, for nothing.
+ */
 static nokprobe_inline long pfa_read_call(void *dst, unsigned long addr,
 					  size_t size)
 {

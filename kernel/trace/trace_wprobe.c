@@ -1259,7 +1259,7 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 	struct module *mod = data;
 	struct trace_wprobe *tw;
 	struct dyn_event *pos;
-	bool quiet = false;
+	bool synced = false;
 
 	if (val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
@@ -1274,9 +1274,9 @@ static int tw_module_notify(struct notifier_block *nb, unsigned long val,
 			 * claimed its wprobe yet; one that starts now finds
 			 * @mod going.  Triggers run with preemption off.
 			 */
-			if (!quiet)
+			if (!synced)
 				synchronize_rcu();
-			quiet = true;
+			synced = true;
 			tw_module_unwatch(tw, mod);
 		} else if (!tw->gone && within_module(tw->addr, mod)) {
 			tw_module_going(tw, mod);
