@@ -136,7 +136,6 @@ TPP_ERR(WATCH_TEXT,	"This address is code, not data")
 TPP_ERR(WATCH_UNMAPPED,	"Nothing is mapped at this address")
 TPP_ERR(WATCH_SLOTS,	"No free watchpoint slot: perf, ptrace, kgdb or other wprobes hold them")
 TPP_ERR(WATCH_OURS,	"Every watchpoint slot is taken by other wprobes")
-TPP_ERR(WATCH_TAKEN,	"Another wprobe event watches some of these bytes")
 TPP_ERR(WATCH_REGS,	"A wprobe reads memory, not registers or the stack")
 TPP_ERR(WATCH_SIGN,	"A watched address has no sign; -1 alone marks one set_wprobe places")
 /* Ours: the set_wprobe and clear_wprobe triggers of wprobes */

@@ -17,6 +17,13 @@
  * there with its reason.  CPUs that come online get theirs from a hotplug
  * callback.
  *
+ * Wprobes at a fixed address that watch the same bytes for the same
+ * accesses share one set of breakpoints: the first one enabled makes
+ * them, and each hit records into every enabled one.  Each is then told
+ * of every access, whether or not the hardware reports every watchpoint
+ * that matched one, and a slot watches those bytes once.  Wprobes that
+ * only overlap have breakpoints of their own.
+ *
  * The hit runs the probe's compiled fetch program on the registers as the
  * access left them, with the watched address as entry data word 0
  * ($addr), and writes one record headed by the instruction pointer the
@@ -52,6 +59,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/probe_regs.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
@@ -86,9 +94,16 @@
  *	without
  * @gone: the module holding @addr went away: the wprobe watches nothing
  *	any more and its event can not be enabled
+ * @host: (enabled, at a fixed address) the wprobe whose breakpoints record
+ *	into this one, which has none; NULL otherwise
+ * @guests: the wprobes whose @host this one is (RCU); while there are
+ *	any, this one keeps its breakpoints, enabled or not
+ * @guest: on the @guests of @host
+ * @left_gp: RCU state when it last left a host, whose hits may walk past
+ *	it until that grace period ends
  *
  * @addr, @attached and @armed change under @lock, with the CPU hotplug
- * read lock taken inside it; @gone under event_mutex.
+ * read lock taken inside it; @gone, @host and @guests under event_mutex.
  */
 struct trace_wprobe {
 	struct trace_probe tp;
@@ -103,6 +118,10 @@ struct trace_wprobe {
 	bool armed;
 	bool adding;
 	bool gone;
+	struct trace_wprobe *host;
+	struct list_head guests;
+	struct list_head guest;
+	unsigned long left_gp;
 };
 
 /*
@@ -134,11 +153,24 @@ static struct trace_wprobe *tw_first(struct probe_event *ev)
 
 /* ---- The hit path ---- */
 
+/* A record of @tw for each user of its event */
+static void tw_record(struct trace_wprobe *tw, struct pt_regs *regs,
+		      unsigned long addr, unsigned long ip)
+{
+	unsigned int flags = READ_ONCE(tw->tp.ev->flags);
+
+	if (flags & PROBE_EVENT_F_TRACE)
+		probe_ip_trace(&tw->tp, regs, &addr, ip, false, 0);
+	if (flags & PROBE_EVENT_F_PERF)
+		probe_ip_perf(&tw->tp, regs, &addr, ip, false, 0);
+}
+
+NOKPROBE_SYMBOL(tw_record);
+
 static void tw_handler(struct perf_event *bp, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
-	struct trace_wprobe *tw = bp->overflow_handler_context;
-	unsigned int flags = READ_ONCE(tw->tp.ev->flags);
+	struct trace_wprobe *tw = bp->overflow_handler_context, *guest;
 	unsigned long ip = instruction_pointer(regs);
 	unsigned long addr = bp->attr.bp_addr;
 
@@ -150,10 +182,11 @@ static void tw_handler(struct perf_event *bp, struct perf_sample_data *data,
 	 */
 	if (addr != READ_ONCE(tw->addr))
 		return;
-	if (flags & PROBE_EVENT_F_TRACE)
-		probe_ip_trace(&tw->tp, regs, &addr, ip, false, 0);
-	if (flags & PROBE_EVENT_F_PERF)
-		probe_ip_perf(&tw->tp, regs, &addr, ip, false, 0);
+	tw_record(tw, regs, addr, ip);
+	rcu_read_lock_sched_notrace();
+	list_for_each_entry_rcu(guest, &tw->guests, guest)
+		tw_record(guest, regs, addr, ip);
+	rcu_read_unlock_sched_notrace();
 }
 
 NOKPROBE_SYMBOL(tw_handler);
@@ -301,19 +334,115 @@ static void tw_bps_release(struct trace_wprobe *tw)
 	mutex_unlock(&tw->lock);
 }
 
+/* ---- Wprobes on the same bytes: one set of breakpoints ---- */
+
+/*
+ * The wprobe whose breakpoints would record into @tw: at the same fixed
+ * address, of the same length and accesses, with breakpoints of its own.
+ * NULL when there is none, or when @tw is at -1 and moves.
+ */
+static struct trace_wprobe *tw_host_of(const struct trace_wprobe *tw)
+{
+	const struct tpp_watch *watch = &tw->tp.def->watch, *w;
+	struct trace_wprobe *other;
+	struct dyn_event *pos;
+
+	lockdep_assert_held(&event_mutex);
+	if (watch->unset)
+		return NULL;
+	for_each_dyn_event(pos) {
+		if (!is_tw(pos))
+			continue;
+		other = tw_of(to_trace_probe(pos));
+		w = &other->tp.def->watch;
+		if (other != tw && other->attached && !w->unset &&
+		    other->addr == tw->addr && w->len == watch->len &&
+		    w->access == watch->access)
+			return other;
+	}
+	return NULL;
+}
+
+static void tw_join(struct trace_wprobe *tw, struct trace_wprobe *host)
+{
+	tw->host = host;
+	list_add_tail_rcu(&tw->guest, &host->guests);
+}
+
+/*
+ * @tw stops recording from its host's hits, which may still be walking
+ * past it: tw_detach() waits for them.  A host whose own event is
+ * disabled releases its breakpoints with its last guest.
+ */
+static void tw_leave(struct trace_wprobe *tw)
+{
+	struct trace_wprobe *host = tw->host;
+
+	list_del_rcu(&tw->guest);
+	tw->host = NULL;
+	tw->left_gp = get_state_synchronize_rcu();
+	if (list_empty(&host->guests) && !host->tp.ev->armed)
+		tw_bps_release(host);
+}
+
+/* @tw's breakpoints are gone and stay gone: its guests record nothing */
+static void tw_drop_guests(struct trace_wprobe *tw)
+{
+	struct trace_wprobe *guest, *next;
+
+	list_for_each_entry_safe(guest, next, &tw->guests, guest) {
+		list_del_rcu(&guest->guest);
+		guest->host = NULL;
+	}
+}
+
+/*
+ * @tw goes while wprobes record from its breakpoints: the first of them
+ * makes its own, for them all.  Accesses between the release and the
+ * make go unrecorded, where two sets at once would record them twice.
+ * Should another user take the slots in between, they record nothing,
+ * and the kernel log says so.
+ */
+static void tw_hand_over(struct trace_wprobe *tw)
+{
+	struct trace_wprobe *heir, *guest;
+	LIST_HEAD(guests);
+
+	tw_bps_release(tw);
+	synchronize_rcu();	/* no hit is walking @tw's guests now */
+	list_splice_init(&tw->guests, &guests);
+	heir = list_first_entry(&guests, struct trace_wprobe, guest);
+	list_del(&heir->guest);
+	heir->host = NULL;
+	list_for_each_entry(guest, &guests, guest)
+		guest->host = heir;
+	list_splice(&guests, &heir->guests);
+	if (!tw_bps_make(heir, true))
+		return;
+	pr_warn_ratelimited("%s: no free watchpoint slot; it and the wprobes on its bytes record nothing\n",
+			    probe_event_name(heir->tp.ev));
+	tw_drop_guests(heir);
+}
+
 /*
  * A definition: what its breakpoints watch must be theirs to watch now,
- * on every online CPU.  They are made disabled and released at once.
+ * on every online CPU.  They are made disabled and released at once;
+ * when another wprobe's breakpoints watch the same, they are what it
+ * would record from.
  */
 static int tw_attach(struct trace_probe *tp)
 {
 	struct trace_wprobe *tw = tw_of(tp);
-	int ret = tw_bps_make(tw, false);
+	int ret;
 
+	if (tw_host_of(tw))
+		return 0;
+	ret = tw_bps_make(tw, false);
 	tw_bps_release(tw);
 	return ret;
 }
 
+/* Deleted, so disabled: it is no guest, but may be a host */
 static void tw_detach(struct trace_probe *tp)
 {
 	struct trace_wprobe *tw = tw_of(tp);
@@ -321,7 +450,11 @@ static void tw_detach(struct trace_probe *tp)
 	/* no trigger holds the event now: no move comes after these */
 	irq_work_sync(&tw->move_irq);
 	cancel_work_sync(&tw->move);
-	tw_bps_release(tw);
+	cond_synchronize_rcu(tw->left_gp);
+	if (list_empty(&tw->guests))
+		tw_bps_release(tw);
+	else
+		tw_hand_over(tw);
 }
 
 /*
@@ -433,19 +566,28 @@ static void tw_move(struct work_struct *work)
 
 /*
  * Enabling makes the breakpoints, which fails when another user took the
- * slots since the definition.  A wprobe at -1 starts out watching
- * nothing: no trigger held its event until now.  A wprobe whose module
- * went away has nothing to watch.
+ * slots since the definition, or records from another wprobe's on the
+ * same bytes.  A wprobe at -1 starts out watching nothing: no trigger
+ * held its event until now.  A wprobe whose module went away has nothing
+ * to watch.
  */
 static int tw_arm(struct probe_event *ev)
 {
-	struct trace_wprobe *tw = tw_first(ev);
+	struct trace_wprobe *tw = tw_first(ev), *host;
 
 	if (!tw || tw->gone)
 		return -ENODEV;
 	if (tw->tp.def->watch.unset) {
 		WRITE_ONCE(tw->target, 0);
 		WRITE_ONCE(tw->addr, 0);
+		return tw_bps_make(tw, true);
+	}
+	if (tw->attached)	/* kept for its guests */
+		return 0;
+	host = tw_host_of(tw);
+	if (host) {
+		tw_join(tw, host);
+		return 0;
 	}
 	return tw_bps_make(tw, true);
 }
@@ -454,7 +596,11 @@ static void tw_disarm(struct probe_event *ev)
 {
 	struct trace_wprobe *tw = tw_first(ev);
 
-	if (tw)
+	if (!tw)
+		return;
+	if (tw->host)
+		tw_leave(tw);
+	else if (list_empty(&tw->guests))
 		tw_bps_release(tw);
 }
 
@@ -481,6 +627,9 @@ static struct trace_wprobe *tw_alloc(struct tpp_def *def)
 		return ERR_PTR(-ENOMEM);
 	}
 	mutex_init(&tw->lock);
+	INIT_LIST_HEAD(&tw->guests);
+	INIT_LIST_HEAD(&tw->guest);
+	tw->left_gp = get_completed_synchronize_rcu();
 	init_irq_work(&tw->move_irq, tw_move_irq);
 	INIT_WORK(&tw->move, tw_move);
 	ret = probe_event_init_probe(&tw->tp, def, &tw_event_ops, &tw_dyn_ops);
@@ -556,37 +705,19 @@ static int tw_check_addr(const struct tpp_def *def, unsigned long addr,
 /* ---- Creating a probe from its definition ---- */
 
 /*
- * One wprobe per byte: hardware that finds two watchpoints on an access
- * may report either one or both (x86 reports both, QEMU's x86 the first
- * only), so two events on the same bytes would not both be told of every
- * access.  A byte is watched by one event, and the event's filters and
- * triggers do the rest.  Where triggers place a wprobe at -1 is theirs:
- * it is not checked against the others.
+ * A fixed address, checked when parsed, still there under event_mutex.
+ * Other wprobes may watch the same bytes (tw_host_of()).
  */
 static int tw_check(struct trace_probe *tp, struct probe_event *ev,
 		    struct tpp_error *err)
 {
-	const struct trace_wprobe *tw = tw_of(tp), *other;
-	unsigned int len = tp->def->watch.len;
-	struct dyn_event *pos;
+	const struct trace_wprobe *tw = tw_of(tp);
 
 	lockdep_assert_held(&event_mutex);
-	if (tp->def->watch.unset)
-		return 0;
-	if (!tw_addr_live(tw->addr, len))
+	if (!tp->def->watch.unset &&
+	    !tw_addr_live(tw->addr, tp->def->watch.len))
 		return tpp_error_set(err, TPP_E_WATCH_UNMAPPED,
 				     tp->def->place_pos, -EFAULT);
-	for_each_dyn_event(pos) {
-		if (!is_tw(pos))
-			continue;
-		other = tw_of(to_trace_probe(pos));
-		if (other->tp.def->watch.unset)
-			continue;
-		if (!other->gone && tw->addr < other->addr +
-		    other->tp.def->watch.len && other->addr < tw->addr + len)
-			return tpp_error_set(err, TPP_E_WATCH_TAKEN,
-					     tp->def->place_pos, -EBUSY);
-	}
 	return 0;
 }
 
@@ -1228,7 +1359,10 @@ static void tw_module_going(struct trace_wprobe *tw, struct module *mod)
 	struct probe_event_link *link, *next;
 
 	tw->gone = true;
+	if (tw->host)
+		tw_leave(tw);
 	tw_bps_release(tw);
+	tw_drop_guests(tw);
 	list_for_each_entry_safe(link, next, &ev->links, list)
 		trace_event_enable_disable(link->file, 0, 0);
 	pr_info("%s/%s: module %s is gone: the event is disabled and watches nothing\n",
