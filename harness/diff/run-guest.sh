@@ -218,10 +218,14 @@ run_pass() { # P FILE
 
 # Print the records gathered so far to the console and forget them.  The
 # kernel console is quieted meanwhile so that no kernel line can tear a
-# record line (our writes are synchronous: what they print is out before).
+# record line.  A kernel line is printed by whoever holds the console
+# then, so one of ours may still be going out from another CPU: a printk
+# of our own waits for it (it takes the console over and prints what is
+# pending, now below the level), and nothing is left going out.
 flush() {
 	read -r lvl rest < /proc/sys/kernel/printk
 	echo 1 > /proc/sys/kernel/printk
+	echo "<7>kpt-diff: flush" > /dev/kmsg 2> /dev/null || true
 	nl=0
 	while IFS= read -r l; do
 		echo "@D $l"
