@@ -154,8 +154,9 @@ static struct trace_wprobe *tw_first(struct probe_event *ev)
 /* ---- The hit path ---- */
 
 /* A record of @tw for each user of its event */
-static void tw_record(struct trace_wprobe *tw, struct pt_regs *regs,
-		      unsigned long addr, unsigned long ip)
+static __always_inline void tw_record(struct trace_wprobe *tw,
+				      struct pt_regs *regs,
+				      unsigned long addr, unsigned long ip)
 {
 	unsigned int flags = READ_ONCE(tw->tp.ev->flags);
 
@@ -164,8 +165,6 @@ static void tw_record(struct trace_wprobe *tw, struct pt_regs *regs,
 	if (flags & PROBE_EVENT_F_PERF)
 		probe_ip_perf(&tw->tp, regs, &addr, ip, false, 0);
 }
-
-NOKPROBE_SYMBOL(tw_record);
 
 static void tw_handler(struct perf_event *bp, struct perf_sample_data *data,
 		       struct pt_regs *regs)
@@ -183,10 +182,9 @@ static void tw_handler(struct perf_event *bp, struct perf_sample_data *data,
 	if (addr != READ_ONCE(tw->addr))
 		return;
 	tw_record(tw, regs, addr, ip);
-	rcu_read_lock_sched_notrace();
+	/* the debug exception runs with preemption off: an RCU reader */
 	list_for_each_entry_rcu(guest, &tw->guests, guest)
 		tw_record(guest, regs, addr, ip);
-	rcu_read_unlock_sched_notrace();
 }
 
 NOKPROBE_SYMBOL(tw_handler);
