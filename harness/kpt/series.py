@@ -838,6 +838,7 @@ def _build_ids(repo: str, wt: str, ids: list[str], keys: list[str],
     bad, n = 0, len(ids)
     passed = os.path.join(paths.root(), "series", "passed")
     os.makedirs(passed, exist_ok=True)
+    built = read_built()
     only = os.environ.get("SERIES_PATCHES", "").split()
     for i, cid in enumerate(ids, 1):
         subject = git(repo, "log", "-1", "--format=%s", cid)
@@ -848,8 +849,12 @@ def _build_ids(repo: str, wt: str, ids: list[str], keys: list[str],
             # a tree that built warning-free with this config need not
             # build again, whatever its commit's date and message
             stamp, *older = build_stamps(repo, cid, passed, b.dir)
-            if any(os.path.exists(f) for f in [stamp, *older]) and not boot:
+            key = built_key(stamp)
+            if (key in built or any(os.path.exists(f)
+                                    for f in [stamp, *older])) and not boot:
                 open(stamp, "a").close()
+                if key not in built:
+                    record_built(built, key)
                 print(f"PASS  build {i:02d}/{n:02d} {name:7} {subject} "
                       "(built before)", flush=True)
                 continue
@@ -873,6 +878,7 @@ def _build_ids(repo: str, wt: str, ids: list[str], keys: list[str],
                 print(f"      make failed, see {logf}")
             if ok:
                 open(stamp, "w").close()
+                record_built(built, key)
             if ok and boot:
                 modroot = os.path.join(b.dir, "modroot")
                 shutil.rmtree(modroot, ignore_errors=True)
@@ -891,6 +897,41 @@ def build_stamps(repo: str, cid: str, passed: str, bdir: str) -> list[str]:
     base = os.path.basename(bdir)
     return [os.path.join(passed, f"tree-{tree}-{base}"),
             os.path.join(passed, f"{cid}-{base}")]
+
+
+# Trees that built warning-free, kept in the repo: build dirs and their
+# stamps go with the machine, and a tree of 6.12 plus the series named
+# by its git hash is the same tree on any machine.  A line is "TREE DIR
+# DATE": DIR, the build dir's name, holds the arch and the hash of the
+# config it built with (kbuild.config_hash()).
+BUILT = os.path.join(paths.REPO, "harness", "results", "series-built.txt")
+
+
+def built_key(stamp: str) -> str:
+    """The key "TREE DIR" of the stamp file named tree-TREE-DIR."""
+    tree_, _, bdir = os.path.basename(stamp)[len("tree-"):].partition("-")
+    return f"{tree_} {bdir}"
+
+
+def read_built(path: str = "") -> set[str]:
+    """The "TREE DIR" keys of the builds in @path (BUILT)."""
+    keys: set[str] = set()
+    if not os.path.exists(path or BUILT):
+        return keys
+    with open(path or BUILT) as f:
+        for line in f:
+            words = line.split()
+            if len(words) == 3 and not line.startswith("#"):
+                keys.add(" ".join(words[:2]))
+    return keys
+
+
+def record_built(built: set[str], key: str, path: str = "") -> None:
+    """Add @key to @built and, dated today, to @path (BUILT)."""
+    import datetime
+    built.add(key)
+    with open(path or BUILT, "a") as f:
+        f.write(f"{key} {datetime.date.today().isoformat()}\n")
 
 
 def _warnings(logf: str) -> list[str]:

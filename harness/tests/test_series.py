@@ -457,3 +457,33 @@ class BuildStamps(unittest.TestCase):
             self.assertTrue(sa[0].startswith("/p/tree-"))
             self.assertEqual(sa[1], f"/p/{a}-series-x86_64-h")
             self.assertNotEqual(sa[0], sc[0])
+
+
+class Built(unittest.TestCase):
+    """The committed list of trees that built (series.BUILT)."""
+
+    def test_key_of_a_stamp(self):
+        stamp = "/x/passed/tree-0a1b2c-series-arm64-1234abcd"
+        self.assertEqual(series.built_key(stamp),
+                         "0a1b2c series-arm64-1234abcd")
+
+    def test_record_then_read(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "built.txt")
+            with open(path, "w") as f:
+                f.write("# TREE DIR DATE\nmalformed line\n")
+            built: set[str] = set()
+            series.record_built(built, "aa series-x86_64-12", path)
+            series.record_built(built, "bb series-arm64-34", path)
+            self.assertEqual(series.read_built(path),
+                             {"aa series-x86_64-12", "bb series-arm64-34"})
+            self.assertEqual(built, series.read_built(path))
+
+    def test_missing_file_is_empty(self):
+        self.assertEqual(series.read_built("/nonexistent/built.txt"), set())
+
+    def test_the_repo_file_parses(self):
+        for key in series.read_built():
+            tree_, bdir = key.split()
+            self.assertRegex(tree_, r"^[0-9a-f]{40}$")
+            self.assertRegex(bdir, r"^series-[a-z0-9_]+-[0-9a-f]{12}$")
