@@ -17,6 +17,7 @@ to run.
 
 from __future__ import annotations
 
+import datetime
 import fnmatch
 import functools
 import os
@@ -928,7 +929,6 @@ def read_built(path: str = "") -> set[str]:
 
 def record_built(built: set[str], key: str, path: str = "") -> None:
     """Add @key to @built and, dated today, to @path (BUILT)."""
-    import datetime
     built.add(key)
     with open(path or BUILT, "a") as f:
         f.write(f"{key} {datetime.date.today().isoformat()}\n")
