@@ -909,8 +909,10 @@ BUILT = os.path.join(paths.REPO, "harness", "results", "series-built.txt")
 
 
 def built_key(stamp: str) -> str:
-    """The key "TREE DIR" of the stamp file named tree-TREE-DIR."""
-    tree_, _, bdir = os.path.basename(stamp)[len("tree-"):].partition("-")
+    """The key "TREE DIR" of build_stamps()'s first stamp, tree-TREE-DIR
+    (a git tree hash has no "-")."""
+    tree_, _, bdir = os.path.basename(stamp).removeprefix("tree-") \
+        .partition("-")
     return f"{tree_} {bdir}"
 
 
