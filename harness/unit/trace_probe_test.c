@@ -966,6 +966,8 @@ static void test_entry(void)
 	CHECK(def && def->args[0].entry &&
 	      !strcmp(def->args[0].comm, "@entry(+0x0(+0x28($arg1))):string"));
 	tpp_free(def);
+	KERRB("r dput @entry($arg1):^:%pd", ENTRY_CLOSE, -EINVAL);
+	KERRB("r dput @entry($arg1)::::::::::^:%pD", ENTRY_CLOSE, -EINVAL);
 /* fprobe exit, uretprobe; not eprobes or entry probes */
 	def = AOK(&env_x86, TPP_FPROBE | TPP_RETURN, "vfs_read",
 		  "f:a/b vfs_read%return v=@entry($arg2):u8");

@@ -255,13 +255,16 @@ static void push_rewrite(struct tpp_text *t, unsigned int name_len,
 	rw->val_from = val_from;
 }
 
+/* The caret of offset @off of @t, in the command as written */
+static unsigned int text_caret(const struct tpp_text *t, unsigned int off)
+{
+	return t->tail ? t->pos : t->pos + text_offset(t, off);
+}
+
 static int arg_fail(const struct tpp_argp *a, int id, unsigned int off,
 		    int errnum)
 {
-	const struct tpp_text *t = a->t;
-	unsigned int pos = t->tail ? t->pos : t->pos + text_offset(t, off);
-
-	return tpp_error_set(a->st->err, id, pos, errnum);
+	return tpp_error_set(a->st->err, id, text_caret(a->t, off), errnum);
 }
 
 static int no_memory(struct tpp_state *st)
@@ -898,7 +901,7 @@ static int expand_dentry(struct tpp_state *st, struct tpp_text *t)
 		/* its value ends before the type, as parse_entry() says */
 		if (t->s[cut - 1] != ')')
 			return tpp_error_set(st->err, TPP_E_ENTRY_CLOSE,
-					     t->pos + cut, -EINVAL);
+					     text_caret(t, cut), -EINVAL);
 		ent = TPP_ENTRY_OPEN_LEN;
 	}
 	if (c == 'd')
