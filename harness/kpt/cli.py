@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable, Optional, Sequence
 
 from . import arch as archmod
@@ -121,18 +121,51 @@ def _check_arch(args: argparse.Namespace,
           f"log {rundir}/console.log", flush=True)
 
 
+def _run_beside(cmd: str) -> tuple[str, int, str]:
+    """Run the shell line @cmd with its output in a log of its own, which
+    is printed when the guests are done."""
+    path = os.path.join(paths.new_run("beside"), "output.log")
+    log(f"beside the last guest: {cmd} (log {path})")
+    with open(path, "wb") as out:
+        rc = subprocess.run(cmd, shell=True, stdout=out,
+                            stderr=subprocess.STDOUT).returncode
+    return cmd, rc, path
+
+
+def _report_beside(jobs: Sequence[Future[tuple[str, int, str]]]) -> int:
+    status = 0
+    for job in jobs:
+        cmd, rc, path = job.result()
+        with open(path, errors="replace") as f:
+            sys.stdout.write(f.read())
+        print(f"probetest: beside the last guest: {cmd}: exit {rc}",
+              flush=True)
+        status = status or rc
+    return status
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    """Build the next arch while the guest of this one runs its tests."""
+    """Build the next arch while the guest of this one runs its tests.
+    The --beside commands run one after the other from the moment the
+    last guest boots: TCG runs a guest on one host thread, and with no
+    build left the other core would idle."""
     totals = {True: 0, False: 0}
     builder = ThreadPoolExecutor(max_workers=1)
+    side = ThreadPoolExecutor(max_workers=1)
+    jobs: list[Future[tuple[str, int, str]]] = []
     try:
         builds = [builder.submit(_prepare, args, name) for name in args.arches]
         for fut in builds:
-            _check_arch(args, fut.result(), totals)
+            prepared = fut.result()
+            if fut is builds[-1]:
+                jobs = [side.submit(_run_beside, c) for c in args.beside]
+            _check_arch(args, prepared, totals)
+        side_rc = _report_beside(jobs)
     finally:
         builder.shutdown(cancel_futures=True)
+        side.shutdown(cancel_futures=True)
     print(f"{totals[True]} passed, {totals[False]} failed")
-    return 1 if totals[False] else 0
+    return 1 if totals[False] else side_rc
 
 
 def _wide_run(args: argparse.Namespace, archname: str, kernel: str,
@@ -432,7 +465,12 @@ def _options() -> tuple[argparse.ArgumentParser, ...]:
                         help="the Debian suite of the chroot")
     chroot.add_argument("--keep", action="store_true",
                         help="keep the chroot (KPT_ROOT/coldroot)")
-    return target, flavour, boot, script, tests, listing, chroot
+    beside = argparse.ArgumentParser(add_help=False)
+    beside.add_argument("--beside", action="append", default=[],
+                        metavar="CMD", help="a shell line to run beside "
+                        "the last guest (repeatable; its output after the "
+                        "cases, its failure check's)")
+    return target, flavour, boot, script, tests, listing, chroot, beside
 
 
 # name: (help, option groups by _options() index, positional args)
@@ -443,8 +481,8 @@ COMMANDS = {
     "run": ("boot to a root shell", (0, 1, 2), None),
     "demo": ("the kprobetrace walkthrough in a guest", (0, 1, 2), None),
     "exec": ("boot running --script", (0, 1, 2, 3), None),
-    "check": ("the ftracetest cases and the KUnit suites", (0, 1, 2, 4),
-              None),
+    "check": ("the ftracetest cases and the KUnit suites",
+              (0, 1, 2, 4, 7), None),
     "parse": ("judge a saved console log", (), ("log", None)),
     "make": ("compile single kbuild targets", (0, 1), ("targets", "+")),
     "bench": ("benchmarks, upstream against ours", (0, 1), None),
@@ -478,7 +516,8 @@ _DEFAULTS = dict(arch="", kernel="ours", verbose=False, debug=False,
                  kcsan=False, bti=False, tags=False, dump=False,
                  timeout=0, append="",
                  script=None,
-                 icount=False, tests="", save_baseline=False, group=[],
+                 icount=False, tests="", save_baseline=False, beside=[],
+                 group=[],
                  log=None, targets=[], args=[], mode=None)
 
 
