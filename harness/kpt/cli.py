@@ -147,23 +147,30 @@ def _report_beside(jobs: Sequence[Future[tuple[str, int, str]]]) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Build the next arch while the guest of this one runs its tests.
     The --beside commands run one after the other from the moment the
-    last guest boots: TCG runs a guest on one host thread, and with no
-    build left the other core would idle."""
+    last arch's build ends, whether it built or failed: TCG runs a guest
+    on one host thread, and with no build left the other core would
+    idle.  Their output and status are reported also when check stops on
+    a failed build."""
     totals = {True: 0, False: 0}
     builder = ThreadPoolExecutor(max_workers=1)
     side = ThreadPoolExecutor(max_workers=1)
     jobs: list[Future[tuple[str, int, str]]] = []
+
+    def start_beside(build: Future[tuple[kbuild.Build, str, str]]) -> None:
+        if not build.cancelled():
+            jobs.extend(side.submit(_run_beside, c) for c in args.beside)
+
     try:
         builds = [builder.submit(_prepare, args, name) for name in args.arches]
+        if builds:
+            builds[-1].add_done_callback(start_beside)
         for fut in builds:
-            prepared = fut.result()
-            if fut is builds[-1]:
-                jobs = [side.submit(_run_beside, c) for c in args.beside]
-            _check_arch(args, prepared, totals)
-        side_rc = _report_beside(jobs)
+            _check_arch(args, fut.result(), totals)
     finally:
+        # The callback has run once the builder is shut down
         builder.shutdown(cancel_futures=True)
-        side.shutdown(cancel_futures=True)
+        side_rc = _report_beside(jobs)
+        side.shutdown()
     print(f"{totals[True]} passed, {totals[False]} failed")
     return 1 if totals[False] else side_rc
 

@@ -1,4 +1,5 @@
 """check --beside: each side command's status and output reach check."""
+import argparse
 import io
 import os
 import tempfile
@@ -33,6 +34,46 @@ class BesideTest(unittest.TestCase):
         rc, out = self.run_beside(["true", "echo ok"])
         self.assertEqual(rc, 0)
         self.assertIn("ok\n", out)
+
+
+class CheckBesideTest(unittest.TestCase):
+    """cmd_check starts the side commands when the last build ends, and
+    reports them also when that build fails."""
+
+    def run_check(self, prepare: object) -> tuple[str, list[str]]:
+        checked: list[str] = []
+        args = argparse.Namespace(arches=["first", "last"],
+                                  beside=["echo side ran"])
+        out = io.StringIO()
+        with tempfile.TemporaryDirectory() as root, \
+                mock.patch.object(paths, "runs", lambda: root), \
+                mock.patch.object(cli, "_prepare", prepare), \
+                mock.patch.object(cli, "_check_arch",
+                                  lambda a, p, t: checked.append(p)), \
+                redirect_stdout(out):
+            try:
+                cli.cmd_check(args)
+            except SystemExit as e:
+                out.write(f"SystemExit {e}\n")
+        return out.getvalue(), checked
+
+    def test_last_build_fails(self) -> None:
+        def prepare(args: object, name: str) -> str:
+            if name == "last":
+                raise SystemExit("build of last failed")
+            return name
+
+        out, checked = self.run_check(prepare)
+        self.assertEqual(checked, ["first"])
+        self.assertIn("side ran\n", out)
+        self.assertIn("echo side ran: exit 0", out)
+        self.assertIn("SystemExit build of last failed", out)
+
+    def test_both_build(self) -> None:
+        out, checked = self.run_check(lambda args, name: name)
+        self.assertEqual(checked, ["first", "last"])
+        self.assertIn("side ran\n", out)
+        self.assertIn("0 passed, 0 failed", out)
 
 
 if __name__ == "__main__":
