@@ -121,8 +121,9 @@ series-check: deps
 # min an arch once its kernel is built (arm64 fetches Debian's arm64
 # builds of the clients the first time).  series-verify and the clients
 # of every arch but the last need no guest of check's: they run beside
-# the last arch's guest (check --beside), on the core its one TCG thread
-# leaves idle; that arch's clients come after.
+# the guests (check --beside) from the moment the last arch's kernel has
+# built, on the core a guest's one TCG thread leaves idle; the last
+# arch's clients come after.
 CLIENT_ARCHES := $(if $(filter ours,$(or $(KERNEL),ours)),$(filter \
 	x86_64 arm64,$(or $(ARCH),x86_64 arm64)))
 CLIENT_LAST := $(lastword $(CLIENT_ARCHES))
