@@ -125,7 +125,7 @@ def _run_beside(cmd: str) -> tuple[str, int, str]:
     """Run the shell line @cmd with its output in a log of its own, which
     is printed when the guests are done."""
     path = os.path.join(paths.new_run("beside"), "output.log")
-    log(f"beside the last guest: {cmd} (log {path})")
+    log(f"beside the guests: {cmd} (log {path})")
     with open(path, "wb") as out:
         rc = subprocess.run(cmd, shell=True, stdout=out,
                             stderr=subprocess.STDOUT).returncode
@@ -138,7 +138,7 @@ def _report_beside(jobs: Sequence[Future[tuple[str, int, str]]]) -> int:
         cmd, rc, path = job.result()
         with open(path, errors="replace") as f:
             sys.stdout.write(f.read())
-        print(f"probetest: beside the last guest: {cmd}: exit {rc}",
+        print(f"probetest: beside the guests: {cmd}: exit {rc}",
               flush=True)
         status = status or rc
     return status
