@@ -402,6 +402,12 @@ def log_pair(la: Iterable[str], lb: Iterable[str]) -> str:
     return f"upstream: {first_log(la)} ours: {first_log(lb)}"
 
 
+def arch_rules(arch: str) -> list[Rule]:
+    """An arch's own differences (arm64 6.12 has no fprobe events): the
+    rules of deliberate-@arch.txt, none for an arch without that file."""
+    return load_rules(os.path.join(HERE, f"deliberate-{arch}.txt"))
+
+
 def load_rules(path: str) -> list[Rule]:
     rules: list[Rule] = []
     if not os.path.exists(path):
@@ -591,10 +597,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    help="print the normalized records of a console log")
     args = p.parse_args(argv)
 
-    rules = load_rules(args.deliberate)
-    # an arch's own differences (arm64 6.12 has no fprobe events)
-    arch = args.emit or args.arch
-    rules += load_rules(os.path.join(HERE, f"deliberate-{arch}.txt"))
+    common = load_rules(args.deliberate)
+    rules = common + arch_rules(args.emit or args.arch)
     if args.emit:
         if args.emit not in ARCHES:
             raise SystemExit(f"--emit: arch is one of {ARCHES}")
@@ -627,6 +631,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for arch in arches:
         if arch not in ARCHES:
             raise SystemExit(f"unknown arch {arch}")
+        rules = common + arch_rules(arch)
         names = (f"{args.a}-1", f"{args.b}-2") if args.a == args.b else \
             (args.a, args.b)
         runs = [(k, arch, args.passes, args.timeout, args.gen, args.seed,

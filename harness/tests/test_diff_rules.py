@@ -246,3 +246,29 @@ class CitationTest(unittest.TestCase):
         self.assertGreater(len(cited), 5)
         missing = sorted({c for c in cited if c not in places})
         self.assertEqual(missing, [])
+
+
+class ArchRulesTest(unittest.TestCase):
+    """Each arch of a multi-arch run is compared with its own rules."""
+
+    def test_each_arch_gets_its_file(self):
+        from unittest import mock
+        seen = {}
+
+        def run_kernel(kernel, arch, *rest):
+            return records({"K common:1": UP}), ""
+
+        def compare(a, b, rules, names, show):
+            seen[len(seen)] = [r.where for r in rules]
+            return 0
+
+        with mock.patch.object(diff, "run_kernel", run_kernel), \
+                mock.patch.object(diff, "compare", compare), \
+                mock.patch("sys.stdout", io.StringIO()):
+            diff.main(["--arch", "arm64 x86_64", "--parallel", "0"])
+        arm64, x86 = seen[0], seen[1]
+        own = os.path.join(diff.HERE, "deliberate-arm64.txt")
+        self.assertTrue(any(w.startswith(own + ":") for w in arm64))
+        self.assertFalse(any(w.startswith(own + ":") for w in x86))
+        self.assertEqual(len(x86), len(diff.load_rules(
+            os.path.join(diff.HERE, "deliberate.txt"))))
