@@ -475,8 +475,9 @@ def _options() -> tuple[argparse.ArgumentParser, ...]:
     beside = argparse.ArgumentParser(add_help=False)
     beside.add_argument("--beside", action="append", default=[],
                         metavar="CMD", help="a shell line to run beside "
-                        "the last guest (repeatable; its output after the "
-                        "cases, its failure check's)")
+                        "the guests once the last arch's build ends "
+                        "(repeatable; its output after the cases, its "
+                        "failure check's)")
     return target, flavour, boot, script, tests, listing, chroot, beside
 
 
