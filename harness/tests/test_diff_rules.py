@@ -4,6 +4,7 @@ import io
 import os
 import sys
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "diff"))
@@ -252,21 +253,20 @@ class ArchRulesTest(unittest.TestCase):
     """Each arch of a multi-arch run is compared with its own rules."""
 
     def test_each_arch_gets_its_file(self):
-        from unittest import mock
-        seen = {}
+        seen = []
 
         def run_kernel(kernel, arch, *rest):
             return records({"K common:1": UP}), ""
 
         def compare(a, b, rules, names, show):
-            seen[len(seen)] = [r.where for r in rules]
+            seen.append([r.where for r in rules])
             return 0
 
         with mock.patch.object(diff, "run_kernel", run_kernel), \
                 mock.patch.object(diff, "compare", compare), \
                 mock.patch("sys.stdout", io.StringIO()):
             diff.main(["--arch", "arm64 x86_64", "--parallel", "0"])
-        arm64, x86 = seen[0], seen[1]
+        arm64, x86 = seen
         own = os.path.join(diff.HERE, "deliberate-arm64.txt")
         self.assertTrue(any(w.startswith(own + ":") for w in arm64))
         self.assertFalse(any(w.startswith(own + ":") for w in x86))
